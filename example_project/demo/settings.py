@@ -1,0 +1,34 @@
+"""Settings of the example project: Scrapy with scrapy_robots_rep obeying robots.txt."""
+
+BOT_NAME = "demo"
+SPIDER_MODULES = ["demo.spiders"]
+NEWSPIDER_MODULE = "demo.spiders"
+
+# The robot's name, sent as the User-Agent header of every request, robots.txt included.
+USER_AGENT = "demobot/1.0 (+https://github.com/scrapy-robots-rep/example)"
+
+# scrapy_robots_rep replaces Scrapy's own robots.txt handling: keep that one off, or every
+# robots.txt is fetched twice.
+ROBOTSTXT_OBEY = False
+DOWNLOADER_MIDDLEWARES = {"scrapy_robots_rep.RobotsMiddleware": 100}
+
+# The agent matched against User-agent lines (the default is USER_AGENT's product token).
+REP_USER_AGENT = "demobot"
+# How rules are matched: "rfc9309" (longest match wins, '*' and '$' are wildcards) or "legacy"
+# (the 1996 draft: the first matching prefix wins, no wildcards).
+REP_MATCHING = "rfc9309"
+# What robots.txt's HTTP status means: "rfc9309" (401/403: allow all; 5xx: unreachable, retry)
+# or "legacy" (401/403: the site is closed to robots; 5xx: defer, retry).
+REP_STATUS_POLICY = "rfc9309"
+# Give up on a robots.txt answer after this many seconds (default: DOWNLOAD_TIMEOUT).
+REP_FETCH_TIMEOUT = 10
+# Drop an origin's requests if its robots.txt stays unreachable this long (default 600 s).
+REP_DEFER_MAX_TIME = 60
+# Obey Crawl-delay / Request-rate, but never wait more than this many seconds per request.
+REP_CRAWL_DELAY = True
+REP_CRAWL_DELAY_MAX = 5
+
+# Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
+LOG_LEVEL = "WARNING"
+TELNETCONSOLE_ENABLED = False
+DOWNLOAD_TIMEOUT = 10

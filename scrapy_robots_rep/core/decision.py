@@ -1,0 +1,25 @@
+"""The plain data a decision is explained with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One ``Allow``/``Disallow`` line of a robots.txt file."""
+
+    allow: bool
+    pattern: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whether a URL may be fetched, and why."""
+
+    allowed: bool
+    rule: Rule | None
+    group: tuple[str, ...]
+    reason: str

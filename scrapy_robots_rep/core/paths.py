@@ -1,0 +1,88 @@
+"""The string a URL is matched by, and percent-encoding normalisation.
+
+Both sides of a comparison (the URL and the rule's pattern) go through the same
+normalisation of their mode, so they compare as plain strings afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PATH_AND_QUERY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?[^/?#]*([^#]*)")
+
+# Characters both modes' normalisation leave as they are.
+_PLAIN_CHARS = r"A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]"
+
+plain_url_path = re.compile(rf"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(/[{_PLAIN_CHARS}]*)(?:#|\Z)").match
+"""Match the common URL ``scheme://authority/path...`` whose path and query
+need no normalisation in either mode; group 1 is that path and query. One
+regular expression instead of ``url_path`` plus normalisation: the hot path."""
+
+_NOT_PLAIN = re.compile(rf"[^{_PLAIN_CHARS}]").search
+# A run of characters a URI cannot hold as they are (non-ASCII, controls, space, "<"...).
+_UNSAFE_RUN = re.compile(rf"[^{_PLAIN_CHARS}%]+")
+_LEGACY_ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
+
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _rfc9309_escape(escape: str) -> str:
+    char = chr(int(escape[1:], 16))
+    return char if char in _UNRESERVED else escape.upper()
+
+
+_RFC9309_ESCAPES = {
+    f"{high}{low}": _rfc9309_escape(f"%{high}{low}")
+    for high in "0123456789ABCDEFabcdef"
+    for low in "0123456789ABCDEFabcdef"
+}
+
+
+def url_path(url: str) -> str:
+    """Path plus ``?query`` of ``url`` (no fragment); an empty path is ``/``."""
+    path = _PATH_AND_QUERY.match(url).group(1)
+    if not path:
+        return "/"
+    if path[0] != "/":
+        return "/" + path
+    return path
+
+
+def _percent_encoded(match: re.Match[str]) -> str:
+    return "".join(f"%{octet:02X}" for octet in match.group().encode("utf-8", "surrogatepass"))
+
+
+def normalise_rfc9309(text: str) -> str:
+    """RFC 9309 section 2.2.2: percent-encode (as UTF-8) what a URI cannot hold
+    as it is, including a lone ``%``; decode escapes of unreserved characters;
+    upper-case the hex of all other escapes."""
+    if _NOT_PLAIN(text) is None:
+        return text
+    text = _UNSAFE_RUN.sub(_percent_encoded, text)
+    if "%" not in text:
+        return text
+    head, *escaped = text.split("%")
+    pieces = [head]
+    for piece in escaped:
+        decoded = _RFC9309_ESCAPES.get(piece[:2])
+        pieces.append("%25" + piece if decoded is None else decoded + piece[2:])
+    return "".join(pieces)
+
+
+def _legacy_unescape(match: re.Match[bytes]) -> bytes:
+    octet = int(match.group()[1:], 16)
+    return b"%2F" if octet == 0x2F else bytes((octet,))
+
+
+def normalise_legacy(text: str) -> str:
+    """The 1996 draft: decode every ``%XX`` except ``%2F``, compare octets.
+
+    The result holds one character per octet (Latin-1), so that a raw ``~`` and
+    ``%7E``, or a raw non-ASCII character and its escaped UTF-8, compare equal.
+    """
+    if text.isascii() and "%" not in text:
+        return text
+    octets = text.encode("utf-8", "surrogatepass")
+    if b"%" in octets:
+        octets = _LEGACY_ESCAPE.sub(_legacy_unescape, octets)
+    return octets.decode("latin-1")

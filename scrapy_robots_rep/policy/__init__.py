@@ -1,0 +1,1 @@
+"""Fetch/status policy, origins, deferral, cache and settings: pure Python, no Scrapy."""

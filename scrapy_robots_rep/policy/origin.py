@@ -1,0 +1,57 @@
+"""Origins: scheme + lower-cased host (IDN as punycode) + port, default port folded."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str | None:
+    """The origin of an http(s) URL, e.g. ``https://xn--bcher-kva.example:8443``.
+
+    ``None`` for other schemes and for URLs without a usable host.
+    """
+    parts = urlsplit(url)
+    return origin_from_parts(parts.scheme.lower(), parts.netloc)
+
+
+@lru_cache(maxsize=65536)
+def origin_from_parts(scheme: str, netloc: str) -> str | None:
+    """:func:`origin_of` for an already split URL (lower-case scheme, raw netloc); cached."""
+    if scheme not in DEFAULT_PORTS:
+        return None
+    hostport = netloc.rpartition("@")[2]
+    if hostport.startswith("["):
+        host, _, rest = hostport[1:].partition("]")
+        host = f"[{host.lower()}]"
+        port_text = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port_text = hostport.partition(":")
+        host = _ascii_host(host.rstrip("."))
+    if not host or host == "[]":
+        return None
+    if port_text and not port_text.isdigit():
+        return None
+    port = int(port_text) if port_text else DEFAULT_PORTS[scheme]
+    if port > 65535:
+        return None
+    if port == DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+def _ascii_host(host: str) -> str:
+    host = host.lower()
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return ""
+
+
+def robots_url(origin: str) -> str:
+    """The robots.txt URL of an origin."""
+    return f"{origin}/robots.txt"

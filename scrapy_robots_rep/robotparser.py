@@ -1,0 +1,51 @@
+"""``RepRobotParser``: Scrapy's ``RobotParser`` interface over the core parser.
+
+Keep Scrapy's built-in ``RobotsTxtMiddleware`` and set
+``ROBOTSTXT_PARSER = "scrapy_robots_rep.RepRobotParser"``; ``REP_MATCHING``
+and ``REP_MAX_SIZE`` apply.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.robotstxt import RobotParser
+
+from scrapy_robots_rep.core import AgentRules, RobotsTxt
+from scrapy_robots_rep.policy.settings import RepSettings, product_token
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+
+class RepRobotParser(RobotParser):
+    """A parsed robots.txt answering Scrapy's ``allowed`` and ``crawl_delay`` questions."""
+
+    def __init__(self, robots: RobotsTxt) -> None:
+        self.robots = robots
+        self._by_agent: dict[str, AgentRules] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RepRobotParser:
+        settings = RepSettings.from_mapping(crawler.settings)
+        return cls(RobotsTxt.parse(robotstxt_body, settings.matching, max_size=settings.max_size))
+
+    def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:
+        return self._rules(user_agent).allowed(_text(url))
+
+    def crawl_delay(self, user_agent: str | bytes) -> float | None:
+        return self._rules(user_agent).crawl_delay
+
+    def _rules(self, user_agent: str | bytes) -> AgentRules:
+        """The rules for an agent; a whole User-Agent header counts as its product token
+        in ``rfc9309`` matching and as the robot's whole name in ``legacy`` matching."""
+        agent = _text(user_agent)
+        rules = self._by_agent.get(agent)
+        if rules is None:
+            name = product_token(agent) if self.robots.matching == "rfc9309" else agent
+            rules = self._by_agent[agent] = self.robots.for_agent(name)
+        return rules
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value

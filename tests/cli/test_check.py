@@ -1,0 +1,186 @@
+"""``python -m scrapy_robots_rep check`` on files and standard input: text, JSON, exit status."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapy_robots_rep.cli import main
+
+ROBOTS = """\
+User-agent: *
+Disallow: /shop
+Allow: /shop/catalog
+Disallow: /*.pdf$
+Crawl-delay: 2
+
+User-agent: mybot
+Disallow: /private
+
+Sitemap: https://example.com/sitemap.xml
+"""
+CATALOG = "https://example.com/shop/catalog/books"
+PDF = "https://example.com/docs/manual.pdf"
+
+
+@pytest.fixture
+def robots_file(tmp_path: Path) -> str:
+    path = tmp_path / "robots.txt"
+    path.write_text(ROBOTS)
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_text_report_names_group_rule_line_and_reason(capsys, robots_file):
+    status, out, _ = run(capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot")
+
+    assert status == 1
+    assert out.splitlines() == [
+        "agent 'somebot', matching rfc9309",
+        f"robots.txt {robots_file}: read from file",
+        "  crawl-delay 2 s",
+        "  sitemap     https://example.com/sitemap.xml",
+        "",
+        f"allowed     {CATALOG}",
+        "  group     User-agent: *",
+        "  rule      line 3: Allow: /shop/catalog",
+        "  reason    longest match",
+        "",
+        f"disallowed  {PDF}",
+        "  group     User-agent: *",
+        "  rule      line 4: Disallow: /*.pdf$",
+        "  reason    longest match",
+    ]
+
+
+def test_legacy_matching_takes_the_first_prefix_and_ignores_wildcards(capsys, robots_file):
+    status, out, _ = run(
+        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", "legacy"
+    )
+
+    assert status == 1
+    assert f"disallowed  {CATALOG}\n  group     User-agent: *\n  rule      line 2: Disallow: /shop\n" \
+        "  reason    first match" in out
+    assert f"allowed     {PDF}\n  group     User-agent: *\n  rule      none\n" \
+        "  reason    no rule matched" in out
+
+
+def test_exit_status_is_0_when_every_url_is_allowed(capsys, robots_file):
+    status, out, _ = run(capsys, "check", robots_file, CATALOG, "--agent", "somebot")
+
+    assert status == 0
+    assert out.count("allowed     ") == 1
+
+
+def test_agent_specific_group_is_chosen(capsys, robots_file):
+    status, out, _ = run(
+        capsys, "check", robots_file, "https://example.com/private/a", "https://example.com/shop",
+        "--agent", "mybot",
+    )
+
+    assert status == 1
+    assert "disallowed  https://example.com/private/a\n  group     User-agent: mybot\n" \
+        "  rule      line 8: Disallow: /private" in out
+    assert "allowed     https://example.com/shop\n  group     User-agent: mybot\n  rule      none" in out
+
+
+@pytest.mark.parametrize(
+    ("matching", "catalog_allowed", "pdf_allowed", "reason"),
+    [("rfc9309", True, False, "longest match"), ("legacy", False, True, "first match")],
+)
+def test_json_report(capsys, robots_file, matching, catalog_allowed, pdf_allowed, reason):
+    status, out, _ = run(
+        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", matching,
+        "--json",
+    )
+
+    document = json.loads(out)
+    assert status == 1
+    assert (document["agent"], document["matching"]) == ("somebot", matching)
+    [source] = document["robots"]
+    assert source["location"] == robots_file
+    assert source["outcome"] == "rules"
+    assert source["crawl_delay"] == 2.0
+    assert source["sitemaps"] == ["https://example.com/sitemap.xml"]
+    catalog, pdf = source["results"]
+    assert (catalog["url"], catalog["allowed"], catalog["group"]) == (CATALOG, catalog_allowed, ["*"])
+    assert catalog["reason"] == reason
+    assert catalog["rule"]["line"] == (3 if matching == "rfc9309" else 2)
+    assert pdf["allowed"] is pdf_allowed
+
+
+def test_json_rule_fields(capsys, robots_file):
+    _, out, _ = run(capsys, "check", robots_file, PDF, "--agent", "somebot", "--json")
+
+    [result] = json.loads(out)["robots"][0]["results"]
+    assert result["rule"] == {"line": 4, "text": "Disallow: /*.pdf$", "allow": False, "pattern": "/*.pdf$"}
+
+
+def test_standard_input_is_read_with_dash():
+    completed = subprocess.run(
+        [sys.executable, "-m", "scrapy_robots_rep", "check", "-", "https://example.com/a", "--agent", "x"],
+        input=b"User-agent: *\nDisallow: /a\n",
+        capture_output=True,
+        timeout=60,
+    )
+
+    assert completed.returncode == 1
+    assert completed.stdout.decode().splitlines()[1:] == [
+        "robots.txt <stdin>: read from standard input",
+        "",
+        "disallowed  https://example.com/a",
+        "  group     User-agent: *",
+        "  rule      line 2: Disallow: /a",
+        "  reason    longest match",
+    ]
+
+
+def test_missing_file_is_a_usage_error(capsys, tmp_path):
+    missing = tmp_path / "nope.txt"
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", str(missing), CATALOG, "--agent", "x"])
+
+    assert exit_info.value.code == 2
+    assert f"cannot read ROBOTS file '{missing}': No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "robots.txt", "--agent", "x"], "the following arguments are required: URL"),
+        (["check", "robots.txt", CATALOG], "the following arguments are required: --agent"),
+        (
+            ["check", "robots.txt", CATALOG, "--agent", "x", "--matching", "google"],
+            "invalid choice: 'google'",
+        ),
+        (
+            ["check", "robots.txt", CATALOG, "--agent", "x", "--status-policy", "strict"],
+            "invalid choice: 'strict'",
+        ),
+        (
+            ["check", "robots.txt", "/shop", "--agent", "x"],
+            "URL must be an absolute http(s) URL, got '/shop'",
+        ),
+        (
+            ["check", "https://example.com/", CATALOG, "--agent", "x"],
+            "ROBOTS URL must be <origin>/robots.txt, e.g. https://example.com/robots.txt",
+        ),
+        (["inspect", "robots.txt"], "invalid choice: 'inspect'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

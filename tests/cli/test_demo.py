@@ -1,0 +1,141 @@
+"""The example project's demo crawl: ``scrapy crawl demo`` against its embedded demo site.
+
+Each crawl runs as a subprocess in example_project/, as ``make demo`` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.sites import text
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+SCRAPY = str(Path(sys.executable).parent / "scrapy")
+
+
+def crawl(*options: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [SCRAPY, "crawl", "demo", *options],
+        cwd=ROOT / "example_project",
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def report_blocks(output: str) -> dict[str, str]:
+    """The report's paragraphs, keyed by their first word (the demo origin's name)."""
+    return {block.split()[0]: block for block in output.split("\n\n") if block.strip()}
+
+
+def counts(block: str) -> tuple[int, int, int]:
+    """(allowed, disallowed, dropped) of an origin's paragraph; deferred depends on timing."""
+    found = re.search(r"requests: +(\d+) allowed, (\d+) disallowed, \d+ deferred, (\d+) dropped", block)
+    assert found is not None, block
+    return int(found[1]), int(found[2]), int(found[3])
+
+
+@pytest.fixture(scope="module")
+def demo_crawl() -> subprocess.CompletedProcess[str]:
+    """One default demo crawl, shared by the tests that read its report."""
+    return crawl()
+
+
+def test_demo_report_shows_every_behaviour(demo_crawl):
+    assert demo_crawl.returncode == 0, demo_crawl.stderr
+    blocks = report_blocks(demo_crawl.stdout)
+    assert blocks["robots.txt"].startswith(
+        "robots.txt report: agent 'demobot', matching rfc9309, status policy rfc9309"
+    )
+    plain = blocks["plain"]
+    assert "robots.txt: HTTP 200 -> rules  (server answered 200)" in plain
+    assert counts(plain) == (3, 2, 0)
+    assert "/private/notes.html  <- line 4: Disallow: /private" in plain
+    assert "/shop/checkout  <- line 2: Disallow: /shop" in plain
+    assert "/shop/catalog/books" not in plain
+    assert "/admin/users  <- line 7: Disallow: /admin" in blocks["agent"]
+    assert counts(blocks["agent"]) == (2, 1, 0)
+    wildcards = blocks["wildcards"]
+    assert "/docs/guide.pdf  <- line 2: Disallow: /*.pdf$" in wildcards
+    assert "/cart?sessionid=42  <- line 3: Disallow: /*?sessionid=" in wildcards
+    assert counts(wildcards) == (2, 2, 0)
+    assert "HTTP 404 -> allow_all" in blocks["missing"]
+    assert "HTTP 403 -> allow_all" in blocks["forbidden"]
+    assert counts(blocks["forbidden"]) == (2, 0, 0)
+    flaky = blocks["flaky"]
+    assert "HTTP 200 -> rules  (server answered 503, 200)" in flaky
+    assert "1 allowed, 1 disallowed, 2 deferred, 0 dropped" in flaky  # both waited for the retry
+    moved = blocks["moved"]
+    assert "HTTP 200 -> rules  (server answered 301)" in moved
+    assert "/old/page.html  <- line 2: Disallow: /old" in moved
+    assert "delay:      Crawl-delay 1 s" in blocks["slow"]
+    spacing = re.search(r"pages were requested ([\d.]+), ([\d.]+) s apart", blocks["slow"])
+    assert spacing is not None and min(map(float, spacing.groups())) >= 0.9
+    assert counts(blocks["slow"]) == (3, 0, 0)
+    sitemaps = blocks["sitemaps"]
+    assert "/sitemap.xml" in sitemaps.split("sitemap:    ")[1]
+    assert counts(sitemaps) == (3, 1, 0)
+    assert "/drafts/next.html  <- line 2: Disallow: /drafts" in sitemaps
+    assert "cdn" not in blocks
+    assert counts(blocks["missing"]) == (2, 0, 0)
+    assert counts(blocks["moved"]) == (1, 1, 0)
+    assert re.fullmatch(r"total: 19 allowed, 8 disallowed, \d+ deferred, 0 dropped\n", blocks["total:"])
+
+
+def test_legacy_settings_show_the_differences():
+    completed = crawl("-s", "REP_MATCHING=legacy", "-s", "REP_STATUS_POLICY=legacy")
+
+    assert completed.returncode == 0, completed.stderr
+    blocks = report_blocks(completed.stdout)
+    assert "matching legacy, status policy legacy" in blocks["robots.txt"]
+    assert "/shop/catalog/books  <- line 2: Disallow: /shop" in blocks["plain"]
+    assert counts(blocks["plain"]) == (2, 3, 0)
+    assert counts(blocks["wildcards"]) == (4, 0, 0)
+    forbidden = blocks["forbidden"]
+    assert "HTTP 403 -> disallow_all" in forbidden
+    assert counts(forbidden) == (0, 2, 0)
+    assert "<- robots.txt returned 403: site closed to robots" in forbidden
+
+
+def test_start_urls_crawl_real_sites_without_the_demo_site(sites):
+    site = sites.start(
+        {
+            "/robots.txt": text("User-agent: demobot\nDisallow: /secret\n"),
+            "/": text(
+                '<a href="/open.html">open</a> <a href="/secret/a.html">secret</a>',
+                **{"Content-Type": "text/html"},
+            ),
+        }
+    )
+
+    completed = crawl("-a", f"start_urls={site.url}/")
+
+    assert completed.returncode == 0, completed.stderr
+    blocks = report_blocks(completed.stdout)
+    assert set(blocks) == {"robots.txt", site.url, "total:"}
+    assert counts(blocks[site.url]) == (2, 1, 0)
+    assert f"disallowed {site.url}/secret/a.html  <- line 2: Disallow: /secret" in blocks[site.url]
+    assert sorted(site.paths()) == ["/", "/open.html", "/robots.txt"]
+    assert site.hits("/")[0].headers["User-Agent"].startswith("demobot/1.0")
+
+
+def comparable(report: str) -> str:
+    """The report without what varies from run to run: ports, deferral counts, spacing."""
+    report = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1:PORT", report)
+    report = re.sub(r"\d+ deferred", "N deferred", report)
+    return re.sub(r"requested [\d., ]+ s apart", "requested N s apart", report)
+
+
+def test_readme_shows_the_report_make_demo_prints(demo_crawl):
+    [shown] = re.findall(r"^```text\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
+
+    assert comparable(demo_crawl.stdout) == comparable(shown)

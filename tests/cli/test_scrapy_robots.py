@@ -1,0 +1,107 @@
+"""``scrapy robots URL...`` inside the example project: the project's settings apply.
+
+Each run is a subprocess in example_project/, so Scrapy finds the project and the command
+through its entry point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.sites import closed_port_url, text
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRAPY = str(Path(sys.executable).parent / "scrapy")
+ROBOTS = "User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\n\nUser-agent: demobot\nDisallow: /admin\n"
+
+
+def scrapy_robots(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [SCRAPY, "robots", *args],
+        cwd=ROOT / "example_project",
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_project_agent_and_user_agent_header_are_used(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+
+    completed = scrapy_robots(f"{site.url}/admin/users", f"{site.url}/shop/cart")
+
+    assert completed.returncode == 1, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[:2] == [
+        "agent 'demobot', matching rfc9309",
+        f"robots.txt {site.url}/robots.txt: robots.txt returned 200: rules parsed",
+    ]
+    assert f"disallowed  {site.url}/admin/users\n  group     User-agent: demobot\n" \
+        "  rule      line 6: Disallow: /admin\n" in completed.stdout
+    assert f"allowed     {site.url}/shop/cart\n  group     User-agent: demobot\n" in completed.stdout
+    [hit] = site.hits("/robots.txt")
+    assert hit.headers["User-Agent"] == "demobot/1.0 (+https://github.com/scrapy-robots-rep/example)"
+
+
+def test_settings_on_the_command_line_change_the_decisions(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+    closed = sites.start({"/robots.txt": text("Forbidden", status=403)})
+
+    completed = scrapy_robots(
+        f"{site.url}/shop/catalog/books", f"{closed.url}/page", "--json",
+        "-s", "REP_USER_AGENT=otherbot", "-s", "REP_MATCHING=legacy", "-s", "REP_STATUS_POLICY=legacy",
+    )
+
+    assert completed.returncode == 1, completed.stderr
+    document = json.loads(completed.stdout)
+    assert document["agent"] == "otherbot"
+    assert (document["matching"], document["status_policy"]) == ("legacy", "legacy")
+    rules, forbidden = document["robots"]
+    assert rules["location"] == f"{site.url}/robots.txt"
+    [books] = rules["results"]
+    assert (books["allowed"], books["reason"]) == (False, "first match")
+    assert books["rule"]["text"] == "Disallow: /shop"
+    assert forbidden["outcome"] == "disallow_all"
+    assert forbidden["summary"] == (
+        "robots.txt returned 403: legacy policy treats the site as closed (disallow all)"
+    )
+    assert forbidden["results"][0]["allowed"] is False
+
+
+def test_urls_of_one_origin_share_one_fetch(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+
+    completed = scrapy_robots(f"{site.url}/a", f"{site.url}/b", f"{site.url}/c")
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.count("robots.txt returned 200") == 1
+    assert len(site.hits("/robots.txt")) == 1
+
+
+def test_usage_errors_exit_2():
+    no_url = scrapy_robots()
+    relative = scrapy_robots("/shop")
+    bad_setting = scrapy_robots("https://example.com/", "-s", "REP_MATCHING=google")
+
+    assert (no_url.returncode, relative.returncode, bad_setting.returncode) == (2, 2, 2)
+    assert "give at least one URL" in no_url.stderr
+    assert "URL must be an absolute http(s) URL, got '/shop'" in relative.stderr
+    assert "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'google'" in bad_setting.stderr
+
+
+def test_unreachable_robots_txt_is_a_fetch_error(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+    down = closed_port_url()
+
+    completed = scrapy_robots(f"{site.url}/shop/catalog", f"{down}/page")
+
+    assert completed.returncode == 2
+    assert f"allowed     {site.url}/shop/catalog\n" in completed.stdout
+    assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: DownloadConnectionRefusedError" \
+        in completed.stdout
+    assert f"error: no robots.txt rules could be obtained from {down}/robots.txt" in completed.stderr

@@ -1,0 +1,26 @@
+"""The core benchmark script runs end to end on a small part of the corpus."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+@pytest.mark.skipif(not (CORPUS / "robots").is_dir(), reason=f"corpus not found at {CORPUS}")
+def test_bench_core_smoke_run():
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_core.py"), "--smoke", "--corpus", str(CORPUS)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "core (rfc9309)" in result.stdout
+    assert "core (legacy)" in result.stdout
+    assert "parse MB/s" in result.stdout

@@ -1,0 +1,106 @@
+"""Deferral (SPEC.md section 5): held requests occupy no concurrency, are released, and are bounded."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import pytest_twisted
+from scrapy import Request
+
+from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
+from tests.integration.conftest import RecordingSpider, RequestSpec, crawl
+from tests.sites import PAGE, Reply, Site, Sites, text
+
+ALLOW = "User-agent: *\nAllow: /\n"
+PAGE_DELAY = 0.03
+
+
+def slow_site(sites: Sites, pages: int, robots: Reply) -> Site:
+    routes = {f"/p{index}": Reply(body=PAGE, delay=PAGE_DELAY) for index in range(pages)}
+    return sites.start({"/robots.txt": robots, **routes})
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_hanging_origin_does_not_slow_the_others(sites: Sites) -> None:
+    healthy = [slow_site(sites, 20, text(ALLOW)) for _ in range(10)]
+    hanging = slow_site(sites, 20, Reply(hang=True))
+    healthy_urls = [f"{site.url}/p{index}" for index in range(20) for site in healthy]
+    hanging_urls = [f"{hanging.url}/p{index}" for index in range(20)]
+    settings = {"CONCURRENT_REQUESTS": 4, "REP_FETCH_TIMEOUT": 4, "REP_DEFER_MAX_TIME": 1}
+
+    alone = await crawl(healthy_urls, settings)
+    alone_time = max(outcome.time for outcome in alone.outcomes) - alone.started
+    for site in healthy:
+        site.log.clear()
+    mixed = await crawl(hanging_urls + healthy_urls, settings)
+    by_url = mixed.by_url()
+    mixed_time = max(by_url[url].time for url in healthy_urls) - mixed.started
+
+    assert all(by_url[url].response is not None for url in healthy_urls)
+    assert all(isinstance(by_url[url].error, RobotsUnreachable) for url in hanging_urls)
+    assert hanging.paths() == ["/robots.txt"]
+    ratio = mixed_time / alone_time
+    print(f"\nhealthy pages: {alone_time:.2f}s alone, {mixed_time:.2f}s beside a hanging origin, ratio {ratio:.2f}")
+    assert ratio < 3
+
+
+@pytest_twisted.ensureDeferred
+async def test_spider_waits_for_the_retry_and_released_requests_obey_the_rules(sites: Sites) -> None:
+    site = sites.start({"/robots.txt": [text("", status=503), text("User-agent: *\nDisallow: /private\n")]})
+    result = await crawl([f"{site.url}/page", f"{site.url}/private"])
+    by_url = result.by_url()
+    assert by_url[f"{site.url}/page"].response is not None
+    assert isinstance(by_url[f"{site.url}/private"].error, RobotsDisallowed)
+    robots_hits = site.hits("/robots.txt")
+    assert len(robots_hits) == 2
+    assert robots_hits[1].time - robots_hits[0].time >= 0.9  # backoff, while the spider stayed open
+    assert site.paths() == ["/robots.txt", "/robots.txt", "/page"]
+    assert result.stats["rep/requests/deferred"] == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(
+    sites: Sites, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="scrapy_robots_rep")
+    site = sites.start({"/robots.txt": text("", status=503)})
+    hits_after_wave: list[int] = []
+
+    def wave(path: str) -> RequestSpec:
+        def build(spider: RecordingSpider) -> Request:
+            hits_after_wave.append(len(site.hits("/robots.txt")))
+            return Request(f"{site.url}{path}", callback=spider.parse, errback=spider.failed)
+
+        return build
+
+    result = await crawl(
+        [(0.0, [wave("/a")]), (0.0, [wave("/b")]), (1.3, [wave("/c")])],
+        {"REP_DEFER_MAX_TIME": 1, "REP_STATUS_POLICY": "legacy"},
+    )
+    by_url = result.by_url()
+    for path in ("/a", "/b", "/c"):
+        assert isinstance(by_url[f"{site.url}{path}"].error, RobotsUnreachable)
+    first_cycle, during_window = hits_after_wave[1], hits_after_wave[2]
+    assert first_cycle == during_window == 2  # /b was dropped at once, without a fetch
+    assert len(site.hits("/robots.txt")) == 4  # /c started a new cycle
+    assert [path for path in site.paths() if path != "/robots.txt"] == []
+    assert result.stats["rep/requests/dropped_unreachable"] == 3
+    for path in ("/a", "/b", "/c"):
+        lines = [r for r in caplog.records if r.getMessage().startswith(f"Dropped {site.url}{path}:")]
+        assert len(lines) == 1
+    assert result.middleware.accounting.unbalanced() == {}
+
+
+@pytest_twisted.ensureDeferred
+async def test_released_requests_are_not_starved_by_a_busy_scheduler(sites: Sites) -> None:
+    busy = slow_site(sites, 21, text(ALLOW))
+    newcomer = sites.start({"/robots.txt": text(ALLOW)})
+    busy_urls = [f"{busy.url}/p{index}" for index in range(1, 21)]
+    newcomer_urls = [f"{newcomer.url}/q{index}" for index in range(5)]
+    result = await crawl([(0.0, [f"{busy.url}/p0"]), (0.0, busy_urls + newcomer_urls)], {"CONCURRENT_REQUESTS": 1})
+    by_url = result.by_url()
+    assert all(by_url[url].response is not None for url in busy_urls + newcomer_urls)
+    # the scheduler never ran dry before the busy origin's pages were done, yet the
+    # newcomer's released requests went out along with them
+    assert max(by_url[url].time for url in newcomer_urls) < max(by_url[url].time for url in busy_urls)

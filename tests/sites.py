@@ -1,0 +1,222 @@
+"""Loopback HTTP sites for tests: each site is one origin on its own 127.0.0.x address.
+
+A site answers from a route table (path -> reply) and logs every request it sees, so a test
+can check from the server's side what a crawl really fetched. Distinct addresses give every
+site its own Scrapy downloader slot, as distinct hosts would have.
+"""
+
+from __future__ import annotations
+
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Union
+
+PAGE = b"<html><body>ok</body></html>"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One HTTP answer.
+
+    ``body`` may be bytes or a zero-argument callable returning an iterable of chunks, for
+    bodies too large to hold (a streamed 1 GB robots.txt). ``delay`` waits before the status
+    line; ``hang`` holds the connection open, silent, until the site stops; ``trickle`` sends
+    the body one byte at a time with that many seconds between bytes; ``raw`` replaces the
+    whole response with these bytes, written as they are (garbage status lines).
+    """
+
+    status: int = 200
+    body: bytes | Callable[[], Iterable[bytes]] = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    hang: bool = False
+    trickle: float = 0.0
+    raw: bytes | None = None
+
+    def chunks(self) -> Iterable[bytes]:
+        return [self.body] if isinstance(self.body, bytes) else self.body()
+
+
+def redirect(location: str, status: int = 301) -> Reply:
+    """A redirect to ``location`` (absolute or relative)."""
+    return Reply(status=status, headers={"Location": location})
+
+
+def text(body: str | bytes, status: int = 200, **headers: str) -> Reply:
+    """A plain-text answer, such as a robots.txt body."""
+    data = body.encode() if isinstance(body, str) else body
+    return Reply(status=status, body=data, headers={"Content-Type": "text/plain", **headers})
+
+
+Route = Union[Reply, list[Reply], Callable[["Hit"], Reply]]
+"""A fixed reply; a list served in turn, its last reply repeating; or a function of the request."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    time: float
+
+
+class Site:
+    """One origin served on ``host`` at a free port; pages not in ``routes`` answer 200 HTML."""
+
+    def __init__(self, host: str, routes: dict[str, Route] | None = None) -> None:
+        self.routes: dict[str, Route] = dict(routes or {})
+        self.log: list[Hit] = []
+        self._turns: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server = _Server((host, 0), _Handler)
+        self._server.site = self
+        self.host, self.port = self._server.server_address[:2]
+        self.url = f"http://{self.host}:{self.port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
+        self._thread.start()
+
+    def __repr__(self) -> str:
+        return f"<Site {self.url}>"
+
+    def hits(self, path: str | None = None) -> list[Hit]:
+        """Requests seen so far, all or those for one path (path plus query)."""
+        with self._lock:
+            return [hit for hit in self.log if path is None or hit.path == path]
+
+    def paths(self) -> list[str]:
+        return [hit.path for hit in self.hits()]
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def _reply_for(self, hit: Hit) -> Reply:
+        with self._lock:
+            self.log.append(hit)
+            route = self.routes.get(hit.path)
+            if isinstance(route, list):
+                turn = self._turns.get(hit.path, 0)
+                self._turns[hit.path] = turn + 1
+                return route[min(turn, len(route) - 1)]
+        if route is None:
+            return Reply(body=PAGE, headers={"Content-Type": "text/html"})
+        return route(hit) if callable(route) else route
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    request_queue_size = 128
+    site: Site
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def do_GET(self) -> None:
+        site = self.server.site
+        hit = Hit(self.command, self.path, dict(self.headers.items()), time.monotonic())
+        reply = site._reply_for(hit)
+        if reply.delay and site._stopping.wait(reply.delay):
+            return
+        if reply.hang:
+            site._stopping.wait()
+            return
+        if reply.raw is not None:
+            self.wfile.write(reply.raw)
+            self.close_connection = True
+            return
+        self._send(reply, site)
+
+    do_HEAD = do_GET
+
+    def _send(self, reply: Reply, site: Site) -> None:
+        self.send_response(reply.status)
+        body = reply.body if isinstance(reply.body, bytes) else None
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        if body is not None and not reply.trickle:
+            self.send_header("Content-Length", str(len(body)))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        try:
+            for chunk in _paced(reply.chunks(), reply.trickle, site._stopping):
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Keep test output quiet; the site's own log records every request."""
+
+
+def _paced(chunks: Iterable[bytes], pause: float, stopping: threading.Event) -> Iterator[bytes]:
+    if not pause:
+        yield from chunks
+        return
+    for chunk in chunks:
+        for index in range(len(chunk)):
+            if stopping.wait(pause):
+                return
+            yield chunk[index : index + 1]
+
+
+_next_address = itertools.count()
+
+
+def free_loopback_host() -> str:
+    """A loopback address not used by an earlier site of this process (127.0.0.2 upwards)."""
+    while True:
+        number = next(_next_address)
+        host = f"127.0.{number // 250}.{number % 250 + 2}"
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, 0))
+            except OSError:
+                continue
+        return host
+
+
+class Sites:
+    """Starts sites on demand and stops them all at the end (a context manager)."""
+
+    def __init__(self) -> None:
+        self._sites: list[Site] = []
+
+    def __enter__(self) -> Sites:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self, routes: dict[str, Route] | None = None, host: str | None = None) -> Site:
+        site = Site(host or free_loopback_host(), routes)
+        self._sites.append(site)
+        return site
+
+    def stop(self) -> None:
+        while self._sites:
+            self._sites.pop().stop()
+
+
+def closed_port_url(host: str = "127.0.0.1") -> str:
+    """An http URL on a port nothing listens on (connection refused)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port = probe.getsockname()[1]
+    return f"http://{host}:{port}"
