@@ -38,13 +38,14 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
-from twisted.internet.defer import CancelledError, Deferred
+from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache, SharedStore, record_lifetime
+from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.deferral import FailurePlan, OriginState, Plan, Route, plan_after_failure, route
 from scrapy_robots_rep.policy.origin import origin_from_parts, robots_url
 from scrapy_robots_rep.policy.settings import RepSettings
@@ -71,11 +72,11 @@ logger = logging.getLogger(__name__)
 ROBOTS_REQUEST = "rep_robots_request"
 """Meta key of this middleware's own robots.txt requests; its value is the origin."""
 
+ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
+"""Scrapy's ``robots_parsed`` signal; Scrapy 2.14 does not define it yet."""
+
 RELEASED_PER_DOWNLOAD = 2
 """Released requests given back to the engine each time a download ends (see ``_release``)."""
-
-DECOMPRESSED_SIZE_FACTOR = 16
-"""A compressed robots.txt may expand to at most this many times ``REP_MAX_SIZE``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,19 +90,40 @@ class Fetched:
     cache_control: str | None
 
 
+@dataclass(slots=True)
+class _Transfer:
+    """What has arrived so far for one robots.txt request."""
+
+    received: int = 0
+    raw: Response | None = None
+
+
 class RobotsFetcher:
     """Fetches ``<origin>/robots.txt`` through the engine, making its own redirect decisions.
 
-    The request bypasses Scrapy's redirect and retry middlewares, has its own
-    timeout, and its body is cut after ``REP_MAX_SIZE`` bytes.
+    The request bypasses Scrapy's redirect and retry middlewares and has its
+    own timeout; its body is cut after ``REP_MAX_SIZE`` bytes, and a
+    compressed body is decoded only that far.
     """
 
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
         self._settings = settings
-        self._received: dict[Request, int] = {}
+        self._transfers: dict[Request, _Transfer] = {}
+        concurrency = crawler.settings.getint("CONCURRENT_REQUESTS")
+        self._slots = DeferredSemaphore(concurrency) if concurrency > 0 else None
 
     async def fetch(self, origin: str) -> Fetched:
+        """Fetch, with at most ``CONCURRENT_REQUESTS`` robots.txt fetches in flight at once."""
+        if self._slots is None:
+            return await self._fetch(origin)
+        await maybe_deferred_to_future(self._slots.acquire())
+        try:
+            return await self._fetch(origin)
+        finally:
+            self._slots.release()
+
+    async def _fetch(self, origin: str) -> Fetched:
         url = robots_url(origin)
         stats = self._crawler.stats
         stats.inc_value("rep/robots/fetches")
@@ -133,7 +155,7 @@ class RobotsFetcher:
                     origin,
                     verdict,
                     response.status,
-                    response.body[: self._settings.max_size],
+                    response.body,
                     cache_control.decode("latin-1") if cache_control else None,
                 )
             logger.debug("%s", verdict.reason, extra={"spider": self._crawler.spider})
@@ -160,34 +182,73 @@ class RobotsFetcher:
         )
 
     async def _download(self, request: Request) -> Response:
-        signal_manager = self._crawler.signals
-        if not self._received:
-            signal_manager.connect(self._on_headers_received, scrapy_signals.headers_received)
-            signal_manager.connect(self._on_bytes_received, scrapy_signals.bytes_received)
-        self._received[request] = 0
+        """Download through the engine; a compressed body Scrapy refused to expand is decoded here."""
+        if not self._transfers:
+            self._connect(True)
+        transfer = self._transfers[request] = _Transfer()
         try:
             assert self._crawler.engine is not None
             return await self._crawler.engine.download_async(request)
+        except IgnoreRequest:
+            decoded = self._decoded(transfer.raw)
+            if decoded is None:
+                raise
+            return decoded
         finally:
-            del self._received[request]
-            if not self._received:
-                signal_manager.disconnect(self._on_headers_received, scrapy_signals.headers_received)
-                signal_manager.disconnect(self._on_bytes_received, scrapy_signals.bytes_received)
+            del self._transfers[request]
+            if not self._transfers:
+                self._connect(False)
+
+    def _connect(self, on: bool) -> None:
+        """Listen to the download signals only while robots.txt fetches are in flight."""
+        handlers = {
+            scrapy_signals.headers_received: self._on_headers_received,
+            scrapy_signals.bytes_received: self._on_bytes_received,
+            scrapy_signals.response_downloaded: self._on_response_downloaded,
+        }
+        for signal, handler in handlers.items():
+            if on:
+                self._crawler.signals.connect(handler, signal)
+            else:
+                self._crawler.signals.disconnect(handler, signal)
 
     def _on_headers_received(self, headers: Headers, request: Request, **kwargs: Any) -> None:
-        """Bound the decompressed size of a compressed robots.txt (decompression bombs)."""
-        if request in self._received and headers.get(b"Content-Encoding"):
-            request.meta["download_maxsize"] = self._settings.max_size * DECOMPRESSED_SIZE_FACTOR
+        """Let Scrapy expand a compressed robots.txt only up to ``REP_MAX_SIZE`` (decompression bombs).
+
+        A longer one makes Scrapy give up; ``_download`` then decodes its start.
+        """
+        if request in self._transfers and headers.get(b"Content-Encoding"):
+            request.meta["download_maxsize"] = self._settings.max_size
 
     def _on_bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
-        """Stop a robots.txt download once ``REP_MAX_SIZE`` bytes have arrived."""
-        received = self._received.get(request)
-        if received is None:
+        """Stop a robots.txt download once more than ``REP_MAX_SIZE`` bytes have arrived.
+
+        One byte past the limit tells the parser whether the limit cut a line.
+        """
+        transfer = self._transfers.get(request)
+        if transfer is None:
             return
-        received += len(data)
-        self._received[request] = received
-        if received >= self._settings.max_size:
+        transfer.received += len(data)
+        if transfer.received > self._settings.max_size:
             raise StopDownload(fail=False)
+
+    def _on_response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
+        """Keep the response as downloaded, before Scrapy's middlewares decode it."""
+        transfer = self._transfers.get(request)
+        if transfer is not None:
+            transfer.raw = response
+
+    def _decoded(self, raw: Response | None) -> Response | None:
+        """``raw`` with its compressed body decoded up to just past ``REP_MAX_SIZE`` bytes."""
+        encoding = raw.headers.get(b"Content-Encoding") if raw is not None else None
+        if raw is None or not encoding:
+            return None
+        body = decompressed_prefix(raw.body, encoding.decode("latin-1"), self._settings.max_size + 1)
+        if body is None:
+            return None
+        headers = raw.headers.copy()
+        del headers[b"Content-Encoding"]
+        return raw.replace(headers=headers, body=body)
 
 
 class RobotsMiddleware:
@@ -397,7 +458,9 @@ class RobotsMiddleware:
         for task in list(self._tasks.values()):
             task.cancel()
         abandoned = sum(len(state.parked) for state in self._states.values()) + sum(map(len, self._ready.values()))
+        abandoned += sum(map(len, self._waiters.values()))
         if abandoned:
+            self._stats.set_value("rep/requests/still_deferred", abandoned)
             logger.warning(
                 "Spider closed (%(reason)s) with %(count)d requests still waiting for robots.txt",
                 {"reason": reason, "count": abandoned},
@@ -476,6 +539,12 @@ class RobotsMiddleware:
         outcome = fetched.verdict.outcome
         assert outcome is not None
         self._stats.inc_value(f"rep/robots/outcome/{outcome}")
+        logger.log(
+            logging.INFO if outcome in FAILED_OUTCOMES else logging.DEBUG,
+            "robots.txt of %(origin)s: %(outcome)s (%(reason)s)",
+            {"origin": fetched.origin, "outcome": outcome, "reason": fetched.verdict.reason},
+            extra={"spider": self._crawler.spider},
+        )
         settings = self._settings
         if outcome not in FAILED_OUTCOMES:
             state.failures = 0
@@ -523,11 +592,10 @@ class RobotsMiddleware:
         outcome = fetched.verdict.outcome
         if outcome == RULES:
             robots = RobotsTxt.parse(fetched.body, self._settings.matching, max_size=self._settings.max_size)
-            self._crawler.signals.send_catch_log(
-                scrapy_signals.robots_parsed,
-                robotparser=RepRobotParser(robots),
-                request=self._triggers.get(fetched.origin),
-            )
+            if ROBOTS_PARSED is not None:
+                self._crawler.signals.send_catch_log(
+                    ROBOTS_PARSED, robotparser=RepRobotParser(robots), request=self._triggers.get(fetched.origin)
+                )
             return robots.for_agent(self._settings.user_agent)
         if outcome == DISALLOW_ALL:
             return AgentRules.disallow_all(fetched.verdict.reason)

@@ -37,13 +37,17 @@ class RepRobotParser(RobotParser):
         return self._rules(user_agent).crawl_delay
 
     def _rules(self, user_agent: str | bytes) -> AgentRules:
-        """The rules for an agent; a whole User-Agent header counts as its product token
-        in ``rfc9309`` matching and as the robot's whole name in ``legacy`` matching."""
+        """The rules for an agent.
+
+        A whole User-Agent header counts as its product token in ``rfc9309``
+        matching and as the robot's whole name in ``legacy`` matching; a header
+        without a usable name gets the ``*`` group, like any unknown agent.
+        """
         agent = _text(user_agent)
         rules = self._by_agent.get(agent)
         if rules is None:
-            name = product_token(agent) if self.robots.matching == "rfc9309" else agent
-            rules = self._by_agent[agent] = self.robots.for_agent(name)
+            name = product_token(agent) if self.robots.matching == "rfc9309" else agent.strip()
+            rules = self._by_agent[agent] = self.robots.for_agent(name or "*")
         return rules
 
 

@@ -16,7 +16,7 @@ from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import FORMAT_VERSION, check_matching
 from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, plain_url_path, url_path
 from scrapy_robots_rep.core.patterns import matches_wildcards, pattern_text
-from scrapy_robots_rep.core.rule_index import LINE_STARTS, TEXT_KEPT, build_index
+from scrapy_robots_rep.core.rule_index import LINE_STARTS, TEXT_KEPT, RuleRow, build_index
 from scrapy_robots_rep.core.serialised import read_agent_rules
 
 REASON_LONGEST_MATCH = "longest match"
@@ -27,6 +27,7 @@ REASON_ROBOTS_TXT = "robots.txt is always allowed"
 
 _ROBOTS_TXT_PATH = "/robots.txt"
 _ROBOTS_TXT_QUERY = _ROBOTS_TXT_PATH + "?"
+_GLOBAL_GROUP = ("*",)
 
 
 class AgentRules:
@@ -36,7 +37,7 @@ class AgentRules:
         "matching",
         "group",
         "crawl_delay",
-        "sitemaps",
+        "_sitemaps",
         "_verdict",
         "_reason",
         "_patterns",
@@ -52,13 +53,12 @@ class AgentRules:
     matching: str
     group: tuple[str, ...]
     crawl_delay: float | None
-    sitemaps: tuple[str, ...]
 
     def __init__(
         self,
         matching: str,
         group: tuple[str, ...],
-        rules: Iterable[Rule],
+        rules: Iterable[RuleRow],
         *,
         crawl_delay: float | None = None,
         sitemaps: tuple[str, ...] = (),
@@ -67,9 +67,10 @@ class AgentRules:
     ) -> None:
         check_matching(matching)
         self.matching = matching
-        self.group = group
+        # Most origins' group is "*": share one tuple instead of one each.
+        self.group = _GLOBAL_GROUP if group == _GLOBAL_GROUP else group
         self.crawl_delay = crawl_delay
-        self.sitemaps = sitemaps
+        self._sitemaps = "\n".join(sitemaps)
         self._verdict = verdict
         self._reason = reason
         index = build_index(matching, rules)
@@ -81,6 +82,11 @@ class AgentRules:
         self._texts = index.texts
         self._bucket_chars = index.bucket_chars
         self._bucket_starts = index.bucket_starts
+
+    @property
+    def sitemaps(self) -> tuple[str, ...]:
+        """The file's ``Sitemap:`` URLs, in order (kept as one str, one per line)."""
+        return tuple(self._sitemaps.split("\n")) if self._sitemaps else ()
 
     @classmethod
     def allow_all(cls, reason: str, *, matching: str = "rfc9309") -> AgentRules:
@@ -173,7 +179,7 @@ class AgentRules:
         allow = bool(self._allow_bits >> position & 1)
         code = self._text_codes[position]
         if code == TEXT_KEPT:
-            text = self._texts[self._text_codes.count(TEXT_KEPT, 0, position)]
+            text = self._texts.split("\n")[self._text_codes.count(TEXT_KEPT, 0, position)]
             return Rule(allow, parse_line(text, self.matching == "rfc9309")[1], self._lines[position], text)
         pattern = pattern_text(self._patterns[position])
         return Rule(allow, pattern, self._lines[position], LINE_STARTS[code][allow] + pattern)

@@ -52,6 +52,11 @@ def _percent_encoded(match: re.Match[str]) -> str:
     return "".join(f"%{octet:02X}" for octet in match.group().encode("utf-8", "surrogatepass"))
 
 
+def needs_normalising(text: str) -> bool:
+    """Whether ``normalise_rfc9309`` or ``normalise_legacy`` could change ``text``."""
+    return _NOT_PLAIN(text) is not None
+
+
 def normalise_rfc9309(text: str) -> str:
     """RFC 9309 section 2.2.2: percent-encode (as UTF-8) what a URI cannot hold
     as it is, including a lone ``%``; decode escapes of unreserved characters;

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules
-from scrapy_robots_rep.core.decision import Decision, Rule
+from scrapy_robots_rep.core.decision import Decision
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import ALLOW, CRAWL_DELAY, DISALLOW, SITEMAP, decode, read_directives
@@ -79,7 +79,7 @@ class RobotsTxt:
         for group in groups:
             for number, field, value in group.members:
                 if field == ALLOW or field == DISALLOW:
-                    rules.append(Rule(field == ALLOW, value, number, self._lines[number - 1]))
+                    rules.append((field == ALLOW, value, number, self._lines[number - 1]))
                 else:
                     delay = crawl_delay_seconds(value) if field == CRAWL_DELAY else request_rate_seconds(value)
                     if delay is not None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core.decision import Rule
+from scrapy_robots_rep.core.rule_index import RuleRow
 from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, parse_line
 from scrapy_robots_rep.core.modes import FORMAT_VERSION, MATCHING_MODES
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.core.agent_rules import AgentRules
 
+# Line numbers are kept in 4-byte arrays.
+_LINE_LIMIT = 1 << 32
 _KEYS = frozenset(("v", "matching", "group", "crawl_delay", "sitemaps", "verdict", "reason", "rules"))
 
 
@@ -40,7 +42,7 @@ def read_agent_rules(cls: type[AgentRules], data: Any) -> AgentRules:
         _read_strings(data["group"], "group"),
         rules,
         crawl_delay=_read_delay(data["crawl_delay"]),
-        sitemaps=_read_strings(data["sitemaps"], "sitemaps"),
+        sitemaps=_read_sitemaps(data["sitemaps"]),
         verdict=verdict,
         reason=reason,
     )
@@ -52,6 +54,14 @@ def _read_strings(value: Any, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _read_sitemaps(value: Any) -> tuple[str, ...]:
+    """Sitemap URLs, each one non-empty robots.txt line value."""
+    sitemaps = _read_strings(value, "sitemaps")
+    if not all(sitemaps) or any("\n" in sitemap or "\r" in sitemap for sitemap in sitemaps):
+        raise ValueError("each of 'sitemaps' must be a non-empty string without line breaks")
+    return sitemaps
+
+
 def _read_delay(value: Any) -> float | None:
     if value is None:
         return None
@@ -60,7 +70,7 @@ def _read_delay(value: Any) -> float | None:
     return float(value)
 
 
-def _read_rules(value: Any, lenient: bool) -> list[Rule]:
+def _read_rules(value: Any, lenient: bool) -> list[RuleRow]:
     if not isinstance(value, list):
         raise ValueError("'rules' must be a list")
     rules = []
@@ -72,12 +82,17 @@ def _read_rules(value: Any, lenient: bool) -> list[Rule]:
             or not isinstance(item[1], str)
             or isinstance(item[2], bool)
             or not isinstance(item[2], int)
-            or item[2] < 1
+            or not 1 <= item[2] < _LINE_LIMIT
             or not isinstance(item[3], str)
         ):
-            raise ValueError(f"each rule must be [allow: bool, pattern: str, line: int >= 1, text: str], got {item!r}")
+            raise ValueError(
+                f"each rule must be [allow: bool, pattern: str, line: int from 1 to {_LINE_LIMIT - 1}, text: str], "
+                f"got {item!r}"
+            )
         allow, pattern, line, text = item
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"rule text {text!r} must be one line")
         if parse_line(text, lenient) != (ALLOW if allow else DISALLOW, pattern):
             raise ValueError(f"rule text {text!r} does not say {'Allow' if allow else 'Disallow'}: {pattern!r}")
-        rules.append(Rule(allow, pattern, line, text))
+        rules.append((allow, pattern, line, text))
     return rules

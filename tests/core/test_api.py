@@ -170,6 +170,10 @@ def _valid() -> dict:
         (lambda data: data["rules"].append([True, "/x", 3]), "each rule"),
         (lambda data: data["rules"].append([True, "/x", 3, "Disallow: /x"]), "does not say"),
         (lambda data: data["rules"].append([False, "/y", 3, "Disallow: /x"]), "does not say"),
+        (lambda data: data["rules"].append([False, "/x", 1 << 32, "Disallow: /x"]), "each rule"),
+        (lambda data: data["rules"].append([False, "/x\nb", 3, "Disallow : /x\nb"]), "one line"),
+        (lambda data: data.update(sitemaps=["https://a.com/a.xml\nhttps://a.com/b.xml"]), "line breaks"),
+        (lambda data: data.update(sitemaps=[""]), "non-empty"),
     ],
 )
 def test_from_dict_rejects_malformed_data(change, message):

@@ -23,6 +23,7 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.middleware import RobotsMiddleware
 from scrapy_robots_rep.policy.cache import CacheRecord
 
 AGENT = "mybot"
@@ -86,6 +87,7 @@ class CrawlResult:
     pages: list[str]
     failures: dict[str, type[BaseException]]
     stats: dict[str, Any]
+    middleware: RobotsMiddleware
     records: dict[str, list[CacheRecord]] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -109,9 +111,13 @@ async def crawl(*waves: list[str], **settings: Any) -> CrawlResult:
     started = time.monotonic()
     await runner.crawl(crawler, waves=waves)
     spider = crawler.spider
-    assert isinstance(spider, UrlsSpider) and crawler.stats is not None
+    assert isinstance(spider, UrlsSpider) and crawler.stats is not None and crawler.engine is not None
+    (middleware,) = [
+        component for component in crawler.engine.downloader.middleware.middlewares
+        if isinstance(component, RobotsMiddleware)
+    ]
     return CrawlResult(
-        spider.pages, spider.failures, crawler.stats.get_stats(), records, time.monotonic() - started
+        spider.pages, spider.failures, crawler.stats.get_stats(), middleware, records, time.monotonic() - started
     )
 
 

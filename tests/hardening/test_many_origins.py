@@ -90,7 +90,8 @@ def many_origins() -> Iterator[ManyOrigins]:
             )))
         crawled = ManyOrigins(site, robots, result, peak_mb() - before)
         print(f"\n{ORIGINS} origins, cache of {CACHE_MAX_ORIGINS}: {2 * ORIGINS} requests in {result.seconds:.1f} s, "
-              f"{sum(crawled.robots_fetches().values())} robots.txt fetches, "
+              f"{sum(crawled.robots_fetches().values())} robots.txt requests seen by the server "
+              f"({result.stat('rep/robots/fetches')} fetches made), "
               f"{result.stat('rep/cache/evictions')} evictions, peak RSS growth {crawled.peak_growth_mb:.1f} MB, "
               f"at most {robots.most_at_once} robots.txt requests at once")
         yield crawled
@@ -113,6 +114,7 @@ def test_evicted_origins_are_fetched_again_and_evictions_counted(many_origins: M
 
 
 def test_memory_stays_bounded(many_origins: ManyOrigins) -> None:
+    assert len(many_origins.result.middleware.cache) == CACHE_MAX_ORIGINS
     assert many_origins.peak_growth_mb < 400
 
 

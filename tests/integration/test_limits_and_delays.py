@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest_twisted
 
-from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
+from scrapy_robots_rep.exceptions import RobotsDisallowed
 from tests.integration.conftest import crawl, streamed
 from tests.sites import Reply, Site, Sites, text
 
@@ -59,17 +59,18 @@ async def test_crawl_delay_is_applied_capped_and_never_lowers_a_user_delay(sites
 
 
 @pytest_twisted.ensureDeferred
-async def test_a_compressed_robots_txt_cannot_expand_without_bound(sites: Sites) -> None:
-    bomb = gzip.compress(b"User-agent: *\nDisallow: /private\n" + b"#" * (MAX_SIZE * 40))
-    gentle = gzip.compress(b"User-agent: *\nDisallow: /private\n")
+async def test_a_compressed_robots_txt_is_decoded_only_up_to_max_size(sites: Sites) -> None:
+    rules = b"User-agent: *\nDisallow: /private\n"
+    bomb = gzip.compress(rules + b"#" * (MAX_SIZE * 400) + b"\nDisallow: /late\n")
     headers = {"Content-Type": "text/plain", "Content-Encoding": "gzip"}
     bombed = sites.start({"/robots.txt": Reply(body=bomb, headers=headers)})
-    fine = sites.start({"/robots.txt": Reply(body=gentle, headers=headers)})
-    result = await crawl(
-        [f"{bombed.url}/page", f"{fine.url}/private"], {"REP_MAX_SIZE": MAX_SIZE, "REP_DEFER_MAX_TIME": 0.5}
-    )
+    gentle = sites.start({"/robots.txt": Reply(body=gzip.compress(rules), headers=headers)})
+    urls = [f"{bombed.url}/private", f"{bombed.url}/late", f"{gentle.url}/private", f"{gentle.url}/page"]
+    result = await crawl(urls, {"REP_MAX_SIZE": MAX_SIZE})
     by_url = result.by_url()
-    assert len(bomb) < MAX_SIZE  # the raw body is small: only the decompressed size gives it away
-    assert isinstance(by_url[f"{bombed.url}/page"].error, RobotsUnreachable)
-    assert result.stats["rep/robots/error/IgnoreRequest"] >= 1
-    assert isinstance(by_url[f"{fine.url}/private"].error, RobotsDisallowed)
+    assert len(bomb) < MAX_SIZE  # small on the wire: only decoding gives it away
+    assert isinstance(by_url[f"{bombed.url}/private"].error, RobotsDisallowed)
+    assert by_url[f"{bombed.url}/late"].response is not None  # past REP_MAX_SIZE once decoded: ignored
+    assert isinstance(by_url[f"{gentle.url}/private"].error, RobotsDisallowed)
+    assert by_url[f"{gentle.url}/page"].response is not None
+    assert result.stats["rep/robots/outcome/rules"] == 2

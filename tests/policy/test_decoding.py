@@ -1,0 +1,39 @@
+"""Decoding only the start of compressed robots.txt bodies."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+
+import pytest
+
+from scrapy_robots_rep.policy.decoding import decompressed_prefix
+
+TEXT = b"User-agent: *\nDisallow: /private\n" + b"\n" * 5_000_000
+
+
+@pytest.mark.parametrize(
+    ("encoding", "body"),
+    [
+        ("gzip", gzip.compress(TEXT)),
+        ("x-gzip", gzip.compress(TEXT)),
+        ("GZIP ", gzip.compress(TEXT)),
+        ("deflate", zlib.compress(TEXT)),
+        ("deflate", zlib.compress(TEXT, wbits=-zlib.MAX_WBITS)),
+    ],
+)
+def test_only_the_first_bytes_are_decoded(encoding: str, body: bytes) -> None:
+    assert decompressed_prefix(body, encoding, 1000) == TEXT[:1000]
+
+
+def test_a_cut_stream_yields_what_it_holds() -> None:
+    body = gzip.compress(b"User-agent: *\nDisallow: /x\n" * 1000)
+    prefix = decompressed_prefix(body[: len(body) // 2], "gzip", 10**6)
+    assert prefix is not None and prefix.startswith(b"User-agent: *\nDisallow: /x\n")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "body"), [("br", b"\x0b\x02\x80hi\x03"), ("gzip, br", b""), ("gzip", b"not gzip")]
+)
+def test_what_cannot_be_decoded(encoding: str, body: bytes) -> None:
+    assert decompressed_prefix(body, encoding, 100) is None
