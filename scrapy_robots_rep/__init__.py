@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy_robots_rep.core import AgentRules, Decision, Rule, RobotsTxt
 
 if TYPE_CHECKING:
+    from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.middleware import RobotsMiddleware
     from scrapy_robots_rep.redis_cache import RedisCache
     from scrapy_robots_rep.robotparser import RepRobotParser
@@ -21,13 +22,17 @@ __all__ = [
     "Decision",
     "RedisCache",
     "RepRobotParser",
+    "RobotsDisallowed",
     "RobotsMiddleware",
     "RobotsTxt",
+    "RobotsUnreachable",
     "Rule",
 ]
 
 _LAZY_NAMES = {
     "RobotsMiddleware": "scrapy_robots_rep.middleware",
+    "RobotsDisallowed": "scrapy_robots_rep.exceptions",
+    "RobotsUnreachable": "scrapy_robots_rep.exceptions",
     "RepRobotParser": "scrapy_robots_rep.robotparser",
     "RedisCache": "scrapy_robots_rep.redis_cache",
 }

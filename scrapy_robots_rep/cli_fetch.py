@@ -1,6 +1,6 @@
 """Fetch live robots.txt files for the command-line tools, in one short Scrapy crawl.
 
-The fetching is the middleware's own :class:`~scrapy_robots_rep.middleware.RobotsFetcher`:
+The fetching is the middleware's own :class:`~scrapy_robots_rep.fetcher.RobotsFetcher`:
 the same requests through Scrapy's engine, redirect decisions, size limit, timeout and status
 policy, so the tools say exactly what a crawl with the same settings would make of each answer.
 Shared by ``python -m scrapy_robots_rep check`` and ``scrapy robots``.
@@ -18,7 +18,7 @@ from twisted.internet.defer import DeferredList
 
 from scrapy_robots_rep.cli_report import RobotsSource
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.middleware import Fetched, RobotsFetcher
+from scrapy_robots_rep.fetcher import Fetched, RobotsFetcher
 from scrapy_robots_rep.policy.origin import robots_url
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import ALLOW_ALL, DEFERRED, DISALLOW_ALL, RULES, UNREACHABLE

@@ -27,36 +27,32 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakSet
 
 from scrapy import signals as scrapy_signals
-from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured, StopDownload
-from scrapy.http import Request, Response
-from scrapy.http.request import NO_CALLBACK
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
+from scrapy.http import Request
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import load_object
-from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
+from twisted.internet.defer import CancelledError, Deferred
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
+from scrapy_robots_rep.fetcher import Fetched, RobotsFetcher
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache, SharedStore, record_lifetime
-from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.deferral import FailurePlan, OriginState, Plan, Route, plan_after_failure, route
-from scrapy_robots_rep.policy.origin import origin_from_parts, robots_url
+from scrapy_robots_rep.policy.origin import origin_from_parts
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import (
     ALLOW_ALL,
     DISALLOW_ALL,
     FAILED_OUTCOMES,
     RULES,
-    Verdict,
     judge_failure,
-    judge_response,
 )
 from scrapy_robots_rep.robotparser import RepRobotParser
 
@@ -65,190 +61,14 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
-    from scrapy.http import Headers
 
 logger = logging.getLogger(__name__)
-
-ROBOTS_REQUEST = "rep_robots_request"
-"""Meta key of this middleware's own robots.txt requests; its value is the origin."""
 
 ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
 """Scrapy's ``robots_parsed`` signal; Scrapy 2.14 does not define it yet."""
 
 RELEASED_PER_DOWNLOAD = 2
 """Released requests given back to the engine each time a download ends (see ``_release``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fetched:
-    """The result of one robots.txt fetch, redirects followed."""
-
-    origin: str
-    verdict: Verdict
-    status: int | None
-    body: bytes
-    cache_control: str | None
-
-
-@dataclass(slots=True)
-class _Transfer:
-    """What has arrived so far for one robots.txt request."""
-
-    received: int = 0
-    raw: Response | None = None
-
-
-class RobotsFetcher:
-    """Fetches ``<origin>/robots.txt`` through the engine, making its own redirect decisions.
-
-    The request bypasses Scrapy's redirect and retry middlewares and has its
-    own timeout; its body is cut after ``REP_MAX_SIZE`` bytes, and a
-    compressed body is decoded only that far.
-    """
-
-    def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
-        self._crawler = crawler
-        self._settings = settings
-        self._transfers: dict[Request, _Transfer] = {}
-        concurrency = crawler.settings.getint("CONCURRENT_REQUESTS")
-        self._slots = DeferredSemaphore(concurrency) if concurrency > 0 else None
-
-    async def fetch(self, origin: str) -> Fetched:
-        """Fetch, with at most ``CONCURRENT_REQUESTS`` robots.txt fetches in flight at once."""
-        if self._slots is None:
-            return await self._fetch(origin)
-        await maybe_deferred_to_future(self._slots.acquire())
-        try:
-            return await self._fetch(origin)
-        finally:
-            self._slots.release()
-
-    async def _fetch(self, origin: str) -> Fetched:
-        url = robots_url(origin)
-        stats = self._crawler.stats
-        stats.inc_value("rep/robots/fetches")
-        hops = 0
-        while True:
-            request = self._request(url, origin)
-            try:
-                response = await self._download(request)
-            except CancelledError:
-                raise
-            except Exception as error:  # any download failure is a verdict, not a crash
-                stats.inc_value(f"rep/robots/error/{type(error).__name__}")
-                reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
-                verdict = judge_failure(reason, policy=self._settings.status_policy)
-                return Fetched(origin, verdict, None, b"", None)
-            stats.inc_value(f"rep/robots/status/{response.status}")
-            location = response.headers.get(b"Location")
-            verdict = judge_response(
-                response.status,
-                url,
-                location.decode("latin-1") if location else None,
-                hops,
-                policy=self._settings.status_policy,
-                max_redirects=self._settings.max_redirects,
-            )
-            if verdict.follow is None:
-                cache_control = response.headers.get(b"Cache-Control")
-                return Fetched(
-                    origin,
-                    verdict,
-                    response.status,
-                    response.body,
-                    cache_control.decode("latin-1") if cache_control else None,
-                )
-            logger.debug("%s", verdict.reason, extra={"spider": self._crawler.spider})
-            url = verdict.follow
-            hops += 1
-
-    def _request(self, url: str, origin: str) -> Request:
-        headers = {"From": self._settings.from_header} if self._settings.from_header else None
-        return Request(
-            url,
-            headers=headers,
-            callback=NO_CALLBACK,
-            dont_filter=True,
-            meta={
-                ROBOTS_REQUEST: origin,
-                "dont_obey_robotstxt": True,
-                "dont_redirect": True,
-                "dont_retry": True,
-                "handle_httpstatus_all": True,
-                "allow_offsite": True,
-                "download_timeout": self._settings.fetch_timeout,
-                "download_maxsize": 0,
-            },
-        )
-
-    async def _download(self, request: Request) -> Response:
-        """Download through the engine; a compressed body Scrapy refused to expand is decoded here."""
-        if not self._transfers:
-            self._connect(True)
-        transfer = self._transfers[request] = _Transfer()
-        try:
-            assert self._crawler.engine is not None
-            return await self._crawler.engine.download_async(request)
-        except IgnoreRequest:
-            decoded = self._decoded(transfer.raw)
-            if decoded is None:
-                raise
-            return decoded
-        finally:
-            del self._transfers[request]
-            if not self._transfers:
-                self._connect(False)
-
-    def _connect(self, on: bool) -> None:
-        """Listen to the download signals only while robots.txt fetches are in flight."""
-        handlers = {
-            scrapy_signals.headers_received: self._on_headers_received,
-            scrapy_signals.bytes_received: self._on_bytes_received,
-            scrapy_signals.response_downloaded: self._on_response_downloaded,
-        }
-        for signal, handler in handlers.items():
-            if on:
-                self._crawler.signals.connect(handler, signal)
-            else:
-                self._crawler.signals.disconnect(handler, signal)
-
-    def _on_headers_received(self, headers: Headers, request: Request, **kwargs: Any) -> None:
-        """Let Scrapy expand a compressed robots.txt only up to ``REP_MAX_SIZE`` (decompression bombs).
-
-        A longer one makes Scrapy give up; ``_download`` then decodes its start.
-        """
-        if request in self._transfers and headers.get(b"Content-Encoding"):
-            request.meta["download_maxsize"] = self._settings.max_size
-
-    def _on_bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
-        """Stop a robots.txt download once more than ``REP_MAX_SIZE`` bytes have arrived.
-
-        One byte past the limit tells the parser whether the limit cut a line.
-        """
-        transfer = self._transfers.get(request)
-        if transfer is None:
-            return
-        transfer.received += len(data)
-        if transfer.received > self._settings.max_size:
-            raise StopDownload(fail=False)
-
-    def _on_response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
-        """Keep the response as downloaded, before Scrapy's middlewares decode it."""
-        transfer = self._transfers.get(request)
-        if transfer is not None:
-            transfer.raw = response
-
-    def _decoded(self, raw: Response | None) -> Response | None:
-        """``raw`` with its compressed body decoded up to just past ``REP_MAX_SIZE`` bytes."""
-        encoding = raw.headers.get(b"Content-Encoding") if raw is not None else None
-        if raw is None or not encoding:
-            return None
-        body = decompressed_prefix(raw.body, encoding.decode("latin-1"), self._settings.max_size + 1)
-        if body is None:
-            return None
-        headers = raw.headers.copy()
-        del headers[b"Content-Encoding"]
-        return raw.replace(headers=headers, body=body)
 
 
 class RobotsMiddleware:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -119,6 +120,11 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
     site: Site
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Stay quiet when a client drops its connection (a crawl does, at every close)."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,7 +1,8 @@
 """Every example in README.md runs, so the docs cannot rot.
 
-``python`` blocks are settings snippets: they are executed, their dotted paths imported and
-their ``REP_*`` values validated. ``pycon`` blocks run as doctests. ``console`` blocks are
+``python`` blocks are settings snippets (module-level settings, or a spider's
+``custom_settings``): they are executed, their dotted paths imported and their ``REP_*`` values
+validated. ``pycon`` blocks run as doctests. ``console`` blocks are
 shell sessions: each ``$`` command runs and its output must be what the README shows; the
 local servers they mention (127.0.0.80 and 127.0.0.81, shown at port 8080) are started here.
 The ``text`` block (the demo report) is compared with a real demo crawl in test_demo.py.
@@ -50,9 +51,15 @@ def test_settings_snippet_is_valid(block):
     namespace: dict[str, object] = {}
     exec(compile(block, "README.md", "exec"), namespace)
     settings = {name: value for name, value in namespace.items() if name.isupper()}
+    for value in namespace.values():
+        settings.update(getattr(value, "custom_settings", None) or {})
 
     RepSettings.from_mapping(settings)
-    paths = [*settings.get("DOWNLOADER_MIDDLEWARES", {}), settings.get("ROBOTSTXT_PARSER")]
+    paths = [
+        *settings.get("DOWNLOADER_MIDDLEWARES", {}),
+        settings.get("ROBOTSTXT_PARSER"),
+        settings.get("REP_CACHE_BACKEND"),
+    ]
     loaded = [load_object(path) for path in paths if path]
     assert loaded, "a settings snippet should name the middleware or the parser"
 

@@ -6,11 +6,14 @@ crawler must make of it is asserted by the tests.
 
 from __future__ import annotations
 
+import gzip
 import random
 import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import brotli
 
 from tests.sites import Reply
 
@@ -61,6 +64,29 @@ def compressed_bomb(encoding: str, rules: bytes, expanded: int) -> Reply:
     parts.extend(compressor.compress(blank) for _ in range(expanded // len(blank)))
     parts.append(compressor.flush())
     return Reply(body=b"".join(parts), headers={"Content-Type": "text/plain", "Content-Encoding": encoding})
+
+
+def double_gzip_bomb(rules: bytes, expanded: int) -> Reply:
+    """A gzip bomb gzipped again (``Content-Encoding: gzip, gzip``): a few hundred bytes on the wire."""
+    inner = compressed_bomb("gzip", rules, expanded).body
+    return Reply(body=gzip.compress(inner), headers={"Content-Type": "text/plain", "Content-Encoding": "gzip, gzip"})
+
+
+def brotli_bomb(rules: bytes, expanded: int) -> Reply:
+    """A ``Content-Encoding: br`` bomb (Scrapy decodes brotli, a dependency of Scrapy)."""
+    compressor = brotli.Compressor(quality=1)
+    parts = [compressor.process(rules)]
+    blank = b"\n" * (1 << 20)
+    parts.extend(compressor.process(blank) for _ in range(expanded // len(blank)))
+    parts.append(compressor.finish())
+    return Reply(body=b"".join(parts), headers={"Content-Type": "text/plain", "Content-Encoding": "br"})
+
+
+def large_gzip(rules: bytes, lines: int) -> Reply:
+    """An honest gzip robots.txt whose compressed size alone passes the size limit (random rules)."""
+    noise = random.Random(8)
+    body = rules + b"".join(b"Disallow: /%016x\n" % noise.getrandbits(64) for _ in range(lines))
+    return Reply(body=gzip.compress(body), headers={"Content-Type": "text/plain", "Content-Encoding": "gzip"})
 
 
 def random_png(size: int) -> Reply:

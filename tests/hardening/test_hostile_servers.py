@@ -18,7 +18,16 @@ from twisted.internet import defer
 
 from tests.hardening.crawling import CrawlResult, collected_logs, crawl
 from tests.hardening.expectations import Expected, check_pages
-from tests.hardening.hostile_sites import GB, StreamMeter, compressed_bomb, cut_line_body, random_png
+from tests.hardening.hostile_sites import (
+    GB,
+    StreamMeter,
+    brotli_bomb,
+    compressed_bomb,
+    cut_line_body,
+    double_gzip_bomb,
+    large_gzip,
+    random_png,
+)
 from tests.hardening.memory import peak_mb, reset_peak
 from tests.sites import Reply, Site, Sites, closed_port_url, redirect, text
 
@@ -41,6 +50,8 @@ LONG_P = "/p" + "a" * 40
 PAGES = ("/a", "/b", "/c")
 
 RULES_AND_OK = Expected(allowed=("/ok",), disallowed=("/secret",))
+BOMBED = Expected(allowed=("/ok",), disallowed=("/bombed",))
+COMPRESSED = ("gzip bomb", "deflate bomb", "gzip, gzip bomb", "brotli bomb", "gzip larger than the limit")
 EXPECTED = {
     "1 GB streamed": Expected(allowed=("/open", "/beyond"), disallowed=("/private", LONG_P)),
     "trickle 1 byte/s": Expected(unreachable=("/t1", "/t2")),
@@ -49,8 +60,11 @@ EXPECTED = {
     "redirect to ftp:": Expected(allowed=PAGES),
     "redirect with credentials": Expected(allowed=PAGES),
     "redirect to another origin": RULES_AND_OK,
-    "gzip bomb": Expected(allowed=("/ok",), disallowed=("/bombed",)),
-    "deflate bomb": Expected(allowed=("/ok",), disallowed=("/bombed",)),
+    "gzip bomb": BOMBED,
+    "deflate bomb": BOMBED,
+    "gzip, gzip bomb": BOMBED,
+    "brotli bomb": BOMBED,
+    "gzip larger than the limit": BOMBED,
     "garbage status line": Expected(unreachable=("/g",)),
     "status 999": Expected(unreachable=("/n",)),
     "HTML page": RULES_AND_OK,
@@ -94,6 +108,9 @@ def hostile_replies(tmp_path: Path, meter: StreamMeter, blocker: Site, rules_sit
         "redirect to another origin": redirect(rules_site.url + "/rules.txt", 302),
         "gzip bomb": compressed_bomb("gzip", bomb_rules, 64 << 20),
         "deflate bomb": compressed_bomb("deflate", bomb_rules, 64 << 20),
+        "gzip, gzip bomb": double_gzip_bomb(bomb_rules, 64 << 20),
+        "brotli bomb": brotli_bomb(bomb_rules, 64 << 20),
+        "gzip larger than the limit": large_gzip(bomb_rules, 2 * MAX_SIZE // 16),
         "garbage status line": Reply(raw=b"NOT HTTP AT ALL\r\n\r\nUser-agent: *\n"),
         "status 999": Reply(raw=b"HTTP/1.1 999 Nope\r\nContent-Length: 0\r\n\r\n"),
         "HTML page": Reply(body=html.encode(), headers={"Content-Type": "text/html"}),
@@ -167,10 +184,11 @@ def test_a_gigabyte_robots_txt_is_read_only_up_to_max_size(hostile_crawl: Hostil
     assert hostile_crawl.sites["1 GB streamed"].paths().count("/robots.txt") == 1
 
 
-def test_compressed_bombs_are_decompressed_only_up_to_max_size(hostile_crawl: HostileCrawl) -> None:
-    for name in ("gzip bomb", "deflate bomb"):
-        record = hostile_crawl.result.last_record(hostile_crawl.origin(name))
-        assert record.outcome == "rules", (name, record)
+@pytest.mark.parametrize("name", COMPRESSED)
+def test_compressed_robots_txt_is_decoded_only_up_to_max_size(hostile_crawl: HostileCrawl, name: str) -> None:
+    record = hostile_crawl.result.last_record(hostile_crawl.origin(name))
+    assert record.outcome == "rules", record.rules.explain(hostile_crawl.origin(name) + "/ok").reason
+    assert hostile_crawl.sites[name].paths().count("/robots.txt") == 1
     assert hostile_crawl.peak_growth_mb < 200
 
 

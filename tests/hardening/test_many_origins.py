@@ -107,10 +107,13 @@ def test_every_origin_is_decided_by_its_own_rules(many_origins: ManyOrigins) -> 
 
 
 def test_evicted_origins_are_fetched_again_and_evictions_counted(many_origins: ManyOrigins) -> None:
+    """Only origins still among the last CACHE_MAX_ORIGINS cached when the second visits began may skip a fetch."""
     fetches = many_origins.robots_fetches()
     assert set(fetches) == set(range(ORIGINS))
-    assert min(fetches.values()) >= 2
-    assert many_origins.result.stat("rep/cache/evictions") >= 2 * ORIGINS - CACHE_MAX_ORIGINS
+    assert set(fetches.values()) <= {1, 2}
+    assert sum(fetches.values()) >= 2 * ORIGINS - CACHE_MAX_ORIGINS
+    evictions = many_origins.result.stat("rep/cache/evictions")
+    assert 2 * ORIGINS - 2 * CACHE_MAX_ORIGINS <= evictions <= sum(fetches.values()) - CACHE_MAX_ORIGINS
 
 
 def test_memory_stays_bounded(many_origins: ManyOrigins) -> None:

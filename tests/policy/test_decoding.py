@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import zlib
 
+import brotli
 import pytest
 
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
@@ -20,6 +21,10 @@ TEXT = b"User-agent: *\nDisallow: /private\n" + b"\n" * 5_000_000
         ("GZIP ", gzip.compress(TEXT)),
         ("deflate", zlib.compress(TEXT)),
         ("deflate", zlib.compress(TEXT, wbits=-zlib.MAX_WBITS)),
+        ("br", brotli.compress(TEXT)),
+        ("gzip, gzip", gzip.compress(gzip.compress(TEXT))),
+        ("deflate, br", brotli.compress(zlib.compress(TEXT))),
+        ("identity", TEXT),
     ],
 )
 def test_only_the_first_bytes_are_decoded(encoding: str, body: bytes) -> None:
@@ -33,7 +38,8 @@ def test_a_cut_stream_yields_what_it_holds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("encoding", "body"), [("br", b"\x0b\x02\x80hi\x03"), ("gzip, br", b""), ("gzip", b"not gzip")]
+    ("encoding", "body"),
+    [("zstd", b"(\xb5/\xfd"), ("br", b"not brotli at all"), ("gzip", b"not gzip"), ("gzip, br", brotli.compress(b"plain"))],
 )
 def test_what_cannot_be_decoded(encoding: str, body: bytes) -> None:
     assert decompressed_prefix(body, encoding, 100) is None
