@@ -1,8 +1,9 @@
-"""Run a real Scrapy crawl of a list of URLs with the robots middleware, and collect what happened.
+"""Run a real Scrapy crawl with the robots middleware, and collect what happened.
 
-What the spider received (pages, failures), the crawl's stats and every record the middleware
+What the spider received (pages, failures), the crawl's stats, the middleware and every record it
 obtained (from its ``robots_obtained`` signal) come back in one :class:`CrawlResult`; what the
-servers saw is in their own logs (``tests.sites``).
+servers saw is in their own logs (``tests.sites``). Also here: host names under ``.test`` for
+many origins on one loopback server, and the capture of the middleware's log records.
 """
 
 from __future__ import annotations
