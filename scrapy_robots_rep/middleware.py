@@ -290,6 +290,8 @@ class RobotsMiddleware:
             logger.error("Request accounting does not add up for %s: %r", origin, counts, extra={"spider": spider})
         if self._shared is not None:
             await self._shared_call("close", self._shared.close())
+            for key, count in self._shared.counters.items():
+                self._stats.set_value(key, count)
 
     # -- obtaining rules --------------------------------------------------
 

@@ -131,7 +131,10 @@ class SharedStore(Protocol):
 
     Consulted only on a memory miss, inside the one per-origin fetch task.
     Implementations degrade on their own errors instead of breaking the crawl.
+    ``counters`` (stats key -> count) is copied into the crawl stats at close.
     """
+
+    counters: Mapping[str, int]
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> SharedStore: ...

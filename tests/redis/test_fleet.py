@@ -69,6 +69,7 @@ def test_fleet_fetches_each_robots_txt_once_and_obeys_it(start_fleet_origins, st
     assert sum(s.get("rep/requests/disallowed", 0) for s in stats) == ORIGINS
     assert all(s.get("downloader/response_count", 0) > 0 for s in stats), "both workers crawled"
     assert sum(s.get("rep/cache/shared_hits", 0) for s in stats) > 0, "rules came through Redis"
+    assert sum(s.get("rep/redis/lock/acquired", 0) for s in stats) == ORIGINS, "one fetch lock per origin"
 
 
 def test_a_killed_fetcher_is_taken_over_after_the_lock_timeout(
@@ -142,6 +143,9 @@ def test_crawl_survives_a_redis_outage_and_shares_again_after_it(
     assert all(log.count("Redis (REP_CACHE_BACKEND) is unavailable") <= 1 for log in logs), "one warning per outage"
     assert any("Redis (REP_CACHE_BACKEND) is available again" in log for log in logs)
     assert sum(s.get("rep/requests/disallowed", 0) for s in stats) == ORIGINS
+    assert all(s.get("rep/redis/outages", 0) <= 1 for s in stats)
+    assert sum(s.get("rep/redis/outages", 0) for s in stats) >= 1, "the outage is counted in the stats"
+    assert sum(s.get("rep/redis/resynced", 0) for s in stats) >= 1
     with redis_server.client() as client:
         shared = {key.decode().removeprefix("rep:origin:") for key in client.keys("rep:origin:*")}
     assert {o.url for o in during + after + linked} <= shared, "records of the outage were written back"
