@@ -196,5 +196,3 @@ class RobotsFetcher:
         headers = raw.headers.copy()
         del headers[b"Content-Encoding"]
         return raw.replace(headers=headers, body=body)
-
-
