@@ -27,3 +27,10 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed redis-server
 	$(BIN)/python -m pytest
+
+# Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports) and mypy --strict
+# on the package (it ships py.typed, so its types must hold).
+.PHONY: lint
+lint: $(VENV)/.installed
+	$(BIN)/ruff check
+	$(BIN)/mypy

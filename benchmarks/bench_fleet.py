@@ -7,7 +7,7 @@ allowed pages and one disallowed page each, and a robots.txt answered after
 ``--robots-delay`` seconds (a robots.txt fetch is not instant on the Internet either). For
 each worker count, the same URLs are crawled by that many worker processes sharing one
 scrapy-redis queue, once with the in-memory cache only and once with
-``REP_CACHE_BACKEND = "scrapy_robots_rep.RedisCache"``. Reported from the servers' own request
+``REP_CACHE_BACKEND = "scrapy_robots_rep.RedisStore"``. Reported from the servers' own request
 logs: robots.txt fetches per origin, disallowed pages fetched (must be 0), and pages/s from the
 first page to the last one (worker start-up and idle shutdown excluded). Needs redis-server
 (Debian package) and the ``redis`` and ``scrapy-redis`` Python packages.

@@ -87,8 +87,17 @@ def save_crash(crashes: Path, data: bytes, report: str) -> None:
 def run_hypothesis(scale: int) -> int:
     """Run the property tests with ``scale`` times their examples; returns pytest's exit status."""
     environment = {**os.environ, "HARDENING_EXAMPLES_SCALE": str(scale)}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout=0",
-               "--hypothesis-show-statistics", "tests/hardening/test_core_properties.py"]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--timeout=0",
+        "--hypothesis-show-statistics",
+        "tests/hardening/test_core_properties.py",
+    ]
     return subprocess.call(command, cwd=REPO, env=environment)
 
 
@@ -97,11 +106,16 @@ def main() -> int:
     engines = parser.add_subparsers(dest="engine", required=True)
     atheris_engine = engines.add_parser("atheris", help="coverage-guided fuzzing of raw bytes")
     atheris_engine.add_argument("--seconds", type=int, default=600, help="how long to fuzz (default: 600)")
-    atheris_engine.add_argument("--crashes", type=Path, default=Path(tempfile.gettempdir()) / "fuzz_core_crashes",
-                                help="where failing inputs and their tracebacks are saved")
+    atheris_engine.add_argument(
+        "--crashes",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "fuzz_core_crashes",
+        help="where failing inputs and their tracebacks are saved",
+    )
     hypothesis_engine = engines.add_parser("hypothesis", help="the property tests, scaled up")
-    hypothesis_engine.add_argument("--scale", type=int, default=40,
-                                   help="multiplies every property test's examples (default: 40)")
+    hypothesis_engine.add_argument(
+        "--scale", type=int, default=40, help="multiplies every property test's examples (default: 40)"
+    )
     arguments = parser.parse_args()
     if arguments.engine == "atheris":
         return run_atheris(arguments.seconds, arguments.crashes)

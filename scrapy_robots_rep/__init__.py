@@ -1,7 +1,7 @@
 """Robots Exclusion Protocol for Scrapy, with its own parser.
 
-The core parser (``RobotsTxt``) needs no Scrapy; the Scrapy-facing names (and
-``RedisCache``, which needs the ``redis`` extra) are imported on first use so
+The core parsers (``RobotsTxt``, ``PageDirectives``) need no Scrapy; the Scrapy-facing
+names (and ``RedisStore``, which needs the ``redis`` client) are imported on first use so
 that ``from scrapy_robots_rep import RobotsTxt`` works in a process without them.
 """
 
@@ -9,32 +9,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core import AgentRules, Decision, Rule, RobotsTxt
+from scrapy_robots_rep.core import AgentRules, Decision, RobotsTxt, Rule
+from scrapy_robots_rep.core.page import PageDirectives
 
 if TYPE_CHECKING:
+    from scrapy_robots_rep.addon import Addon
+    from scrapy_robots_rep.cache_policy import RobotsCachePolicy
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.middleware import RobotsMiddleware
-    from scrapy_robots_rep.redis_cache import RedisCache
+    from scrapy_robots_rep.page_middleware import PageDirectivesMiddleware
     from scrapy_robots_rep.robotparser import RepRobotParser
+    from scrapy_robots_rep.stores import MemoryStore, RedisStore, SharedStore
 
 __all__ = [
+    "Addon",
     "AgentRules",
     "Decision",
-    "RedisCache",
+    "MemoryStore",
+    "PageDirectives",
+    "PageDirectivesMiddleware",
+    "RedisStore",
     "RepRobotParser",
+    "RobotsCachePolicy",
     "RobotsDisallowed",
     "RobotsMiddleware",
     "RobotsTxt",
     "RobotsUnreachable",
     "Rule",
+    "SharedStore",
 ]
 
 _LAZY_NAMES = {
-    "RobotsMiddleware": "scrapy_robots_rep.middleware",
-    "RobotsDisallowed": "scrapy_robots_rep.exceptions",
-    "RobotsUnreachable": "scrapy_robots_rep.exceptions",
+    "Addon": "scrapy_robots_rep.addon",
+    "MemoryStore": "scrapy_robots_rep.stores",
+    "PageDirectivesMiddleware": "scrapy_robots_rep.page_middleware",
+    "RedisStore": "scrapy_robots_rep.stores",
     "RepRobotParser": "scrapy_robots_rep.robotparser",
-    "RedisCache": "scrapy_robots_rep.redis_cache",
+    "RobotsCachePolicy": "scrapy_robots_rep.cache_policy",
+    "RobotsDisallowed": "scrapy_robots_rep.exceptions",
+    "RobotsMiddleware": "scrapy_robots_rep.middleware",
+    "RobotsUnreachable": "scrapy_robots_rep.exceptions",
+    "SharedStore": "scrapy_robots_rep.stores",
 }
 
 

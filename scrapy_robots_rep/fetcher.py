@@ -7,6 +7,8 @@ requests, redirect decisions, size limit, timeout and status policy.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,26 +19,18 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
+from scrapy_robots_rep.concurrency import beside_pages
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
+from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
+from scrapy_robots_rep.policy.records import FetchResult
 from scrapy_robots_rep.policy.settings import RepSettings
-from scrapy_robots_rep.policy.status import Verdict, judge_failure, judge_response
+from scrapy_robots_rep.policy.status import status_policy
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Fetched:
-    """The result of one robots.txt fetch, redirects followed."""
-
-    origin: str
-    verdict: Verdict
-    status: int | None
-    body: bytes
-    cache_control: str | None
 
 
 @dataclass(slots=True)
@@ -47,75 +41,87 @@ class _Transfer:
     raw: Response | None = None
 
 
+FETCHES_PER_CONCURRENT_REQUEST = 4
+"""robots.txt fetches in flight at once, per ``CONCURRENT_REQUESTS``: enough that hanging
+origins do not hold back the fetches of healthy ones, few enough to bound sockets and memory."""
+
+
 class RobotsFetcher:
     """Fetches ``<origin>/robots.txt`` through the engine, making its own redirect decisions.
 
     The request bypasses Scrapy's redirect and retry middlewares and has its
     own timeout; its body is cut after ``REP_MAX_SIZE`` bytes, and a
-    compressed body is decoded only that far.
+    compressed body is decoded only that far. A fetch in flight does not count
+    against ``CONCURRENT_REQUESTS``, so hanging robots.txt never take the
+    download capacity pages need (``docs/behaviour.md`` §5).
     """
 
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
         self._settings = settings
+        self._policy = status_policy(settings.status_policy)
         self._transfers: dict[Request, _Transfer] = {}
         concurrency = crawler.settings.getint("CONCURRENT_REQUESTS")
-        self._slots = DeferredSemaphore(concurrency) if concurrency > 0 else None
+        self._slots = DeferredSemaphore(concurrency * FETCHES_PER_CONCURRENT_REQUEST) if concurrency > 0 else None
 
-    async def fetch(self, origin: str) -> Fetched:
-        """Fetch, with at most ``CONCURRENT_REQUESTS`` robots.txt fetches in flight at once."""
+    async def fetch(self, origin: str, validators: Validators | None = None) -> FetchResult:
+        """Fetch ``origin``'s robots.txt; conditional when ``validators`` are given."""
         if self._slots is None:
-            return await self._fetch(origin)
+            return await self._fetch(origin, validators)
         await maybe_deferred_to_future(self._slots.acquire())
         try:
-            return await self._fetch(origin)
+            return await self._fetch(origin, validators)
         finally:
             self._slots.release()
 
-    async def _fetch(self, origin: str) -> Fetched:
+    async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
         stats = self._crawler.stats
+        assert stats is not None
         stats.inc_value("rep/robots/fetches")
         hops = 0
         while True:
-            request = self._request(url)
+            request = self._request(url, validators)
+            stats.inc_value("robotstxt/request_count")
             try:
                 response = await self._download(request)
             except CancelledError:
                 raise
-            except Exception as error:  # any download failure is a verdict, not a crash
+            except Exception as error:  # any download failure is a judgement, not a crash
                 stats.inc_value(f"rep/robots/error/{type(error).__name__}")
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
-                verdict = judge_failure(reason, policy=self._settings.status_policy)
-                return Fetched(origin, verdict, None, b"", None)
+                return FetchResult(origin, self._policy.judge_failure(reason))
+            stats.inc_value("robotstxt/response_count")
+            stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             stats.inc_value(f"rep/robots/status/{response.status}")
             location = response.headers.get(b"Location")
-            verdict = judge_response(
+            hop = self._policy.judge_response(
                 response.status,
                 url,
                 location.decode("latin-1") if location else None,
                 hops,
-                policy=self._settings.status_policy,
                 max_redirects=self._settings.max_redirects,
+                conditional=validators is not None,
             )
-            if verdict.follow is None:
-                cache_control = response.headers.get(b"Cache-Control")
-                return Fetched(
-                    origin,
-                    verdict,
-                    response.status,
-                    response.body,
-                    cache_control.decode("latin-1") if cache_control else None,
-                )
-            logger.debug("%s", verdict.reason, extra={"spider": self._crawler.spider})
-            url = verdict.follow
+            if hop.follow is None:
+                return FetchResult(origin, hop, response.status, response.body, _headers(response, time.time()))
+            logger.debug("%s", hop.reason, extra={"spider": self._crawler.spider})
+            url = hop.follow
             hops += 1
 
-    def _request(self, url: str) -> Request:
-        headers = {"From": self._settings.from_header} if self._settings.from_header else None
+    def _request(self, url: str, validators: Validators | None) -> Request:
+        """The GET of one hop; a conditional one bypasses Scrapy's HTTP cache, the server answers it.
+
+        Behind the cache, ``RFC2616Policy`` would turn the server's 304 into its stored copy (a
+        200), and ``DummyPolicy`` would store the 304 and replay it later, also to an
+        unconditional fetch, which then counts as unreachable.
+        """
+        headers = dict(validators.request_headers()) if validators is not None else {}
+        if self._settings.from_header:
+            headers["From"] = self._settings.from_header
         return Request(
             url,
-            headers=headers,
+            headers=headers or None,
             callback=NO_CALLBACK,
             dont_filter=True,
             meta={
@@ -125,7 +131,11 @@ class RobotsFetcher:
                 "handle_httpstatus_all": True,
                 "allow_offsite": True,
                 "download_timeout": self._settings.fetch_timeout,
+                # Its own downloader slot: a slow robots.txt never holds a page's place in the
+                # origin's slot, and waits for no Crawl-delay.
+                "download_slot": f"robots.txt {url}",
                 "download_maxsize": 0,
+                "dont_cache": validators is not None,
             },
         )
 
@@ -134,9 +144,11 @@ class RobotsFetcher:
         if not self._transfers:
             self._connect(True)
         transfer = self._transfers[request] = _Transfer()
+        engine = self._crawler.engine
+        assert engine is not None
         try:
-            assert self._crawler.engine is not None
-            return await self._crawler.engine.download_async(request)
+            with beside_pages(self._crawler):
+                return await engine.download_async(request)
         except IgnoreRequest:
             decoded = self._decoded(transfer.raw)
             if decoded is None:
@@ -196,3 +208,28 @@ class RobotsFetcher:
         headers = raw.headers.copy()
         del headers[b"Content-Encoding"]
         return raw.replace(headers=headers, body=body)
+
+
+def _headers(response: Response, now: float) -> Mapping[str, str]:
+    """The response's headers as lower-case names to their values (repeated ones joined by commas).
+
+    A response Scrapy's HTTP cache replayed keeps its old ``Date`` and the ``Age`` it came with:
+    its time since then (``now - Date``) is added to that ``Age``, so that its ``max-age`` cannot
+    make old rules look fresh.
+    """
+    headers = {
+        name.decode("latin-1").lower(): ", ".join(value.decode("latin-1") for value in values)
+        for name, values in response.headers.items()
+    }
+    date = http_date(headers.get("date"))
+    if "cached" in response.flags and date is not None:
+        headers["age"] = str(_received_age(headers.get("age", "")) + max(int(now - date), 0))
+    return headers
+
+
+def _received_age(value: str) -> int:
+    """The ``Age`` a response came with: malformed counts as none, a huge one as 2**31 (RFC 9111 §1.2.2)."""
+    value = value.partition(",")[0].strip()
+    if not (value.isascii() and value.isdigit()):
+        return 0
+    return 2**31 if len(value) > 10 else int(value)

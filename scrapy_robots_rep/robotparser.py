@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from scrapy.robotstxt import RobotParser
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.policy.settings import RepSettings, product_token
+from scrapy_robots_rep.policy.settings import RepSettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -39,15 +39,19 @@ class RepRobotParser(RobotParser):
     def _rules(self, user_agent: str | bytes) -> AgentRules:
         """The rules for an agent.
 
-        A whole User-Agent header counts as its product token in ``rfc9309``
-        matching and as the robot's whole name in ``legacy`` matching; a header
-        without a usable name gets the ``*`` group, like any unknown agent.
+        The core reduces a whole User-Agent header as the middleware does (its
+        product token in ``rfc9309`` matching, the robot's whole name in
+        ``legacy`` matching); a header without a usable name gets the ``*``
+        group, like any unknown agent.
         """
         agent = _text(user_agent)
         rules = self._by_agent.get(agent)
         if rules is None:
-            name = product_token(agent) if self.robots.matching == "rfc9309" else agent.strip()
-            rules = self._by_agent[agent] = self.robots.for_agent(name or "*")
+            try:
+                rules = self.robots.for_agent(agent)
+            except ValueError:
+                rules = self.robots.for_agent("*")
+            self._by_agent[agent] = rules
         return rules
 
 

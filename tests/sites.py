@@ -13,9 +13,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Union
+from typing import Any
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IResolverSimple
+from zope.interface import implementer
 
 PAGE = b"<html><body>ok</body></html>"
 
@@ -54,7 +59,7 @@ def text(body: str | bytes, status: int = 200, **headers: str) -> Reply:
     return Reply(status=status, body=data, headers={"Content-Type": "text/plain", **headers})
 
 
-Route = Union[Reply, list[Reply], Callable[["Hit"], Reply]]
+Route = Reply | list[Reply] | Callable[["Hit"], Reply]
 """A fixed reply; a list served in turn, its last reply repeating; or a function of the request."""
 
 
@@ -226,3 +231,45 @@ def closed_port_url(host: str = "127.0.0.1") -> str:
         probe.bind((host, 0))
         port = probe.getsockname()[1]
     return f"http://{host}:{port}"
+
+
+def streamed(head: bytes, filler: bytes, total: int, produced: list[int]) -> Callable[[], Iterator[bytes]]:
+    """A huge body: ``head`` then ``filler`` repeated up to ``total`` bytes.
+
+    ``produced`` receives the number of bytes handed to the server, which stops
+    early when the client cuts the connection.
+    """
+
+    def chunks() -> Iterator[bytes]:
+        produced.append(len(head))
+        yield head
+        while produced[-1] < total:
+            produced.append(produced[-1] + len(filler))
+            yield filler
+
+    return chunks
+
+
+@implementer(IResolverSimple)
+class _LoopbackNames:
+    """Resolves every host name under ``.test`` to 127.0.0.1; other names as before."""
+
+    def __init__(self, fallback: IResolverSimple) -> None:
+        self._fallback = fallback
+
+    def getHostByName(self, name: str, timeout: Any = ()) -> defer.Deferred[str]:
+        if name.endswith(".test"):
+            return defer.succeed("127.0.0.1")
+        return self._fallback.getHostByName(name, timeout)
+
+
+@contextmanager
+def loopback_test_names() -> Iterator[None]:
+    """Let ``http://<anything>.test:<port>`` reach a site on 127.0.0.1: many origins, one server."""
+    from twisted.internet import reactor
+
+    previous = reactor.installResolver(_LoopbackNames(reactor.resolver))
+    try:
+        yield
+    finally:
+        reactor.installResolver(previous)

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import subprocess
 import sys
 
 import pytest
 
-PURE_MODULES = [
-    "scrapy_robots_rep",
-    "scrapy_robots_rep.core",
-    "scrapy_robots_rep.policy.accounting",
-    "scrapy_robots_rep.policy.cache",
-    "scrapy_robots_rep.policy.decoding",
-    "scrapy_robots_rep.policy.deferral",
-    "scrapy_robots_rep.policy.origin",
-    "scrapy_robots_rep.policy.settings",
-    "scrapy_robots_rep.policy.status",
-]
+PURE_PACKAGES = ("scrapy_robots_rep.core", "scrapy_robots_rep.policy")
+
+
+def _pure_modules() -> list[str]:
+    """The package's root and every module of the pure layers, found rather than listed."""
+    names = ["scrapy_robots_rep"]
+    for package_name in PURE_PACKAGES:
+        package = importlib.import_module(package_name)
+        names.append(package_name)
+        names.extend(info.name for info in pkgutil.walk_packages(package.__path__, package_name + "."))
+    return names
+
+
+PURE_MODULES = _pure_modules()
+
+
+def test_the_pure_layers_are_all_found() -> None:
+    assert {"scrapy_robots_rep.core.page.markup", "scrapy_robots_rep.policy.records"} <= set(PURE_MODULES)
 
 
 @pytest.mark.parametrize("module", PURE_MODULES)

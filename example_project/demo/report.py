@@ -100,6 +100,6 @@ def _robots_text(records: list[CacheRecord]) -> str:
     if not records:
         return "not fetched"
     return ", then ".join(
-        f"{'no answer' if record.status is None else f'HTTP {record.status}'} -> {record.outcome}"
+        f"{'no answer' if record.status is None else f'HTTP {record.status}'} -> {record.outcome.value}"
         for record in records
     )

@@ -7,12 +7,13 @@ NEWSPIDER_MODULE = "demo.spiders"
 # The robot's name, sent as the User-Agent header of every request, robots.txt included.
 USER_AGENT = "demobot/1.0 (+https://github.com/scrapy-robots-rep/example)"
 
-# scrapy_robots_rep replaces Scrapy's own robots.txt handling: keep that one off, or every
-# robots.txt is fetched twice.
-ROBOTSTXT_OBEY = False
-DOWNLOADER_MIDDLEWARES = {"scrapy_robots_rep.RobotsMiddleware": 100}
+# The whole set-up: the add-on enables scrapy_robots_rep and keeps Scrapy's own robots.txt
+# middleware from running, so the ROBOTSTXT_OBEY = True that `scrapy startproject` writes can stay.
+ADDONS = {"scrapy_robots_rep.Addon": 0}
+ROBOTSTXT_OBEY = True
 
-# The agent matched against User-agent lines (the default is USER_AGENT's product token).
+# The agent matched against User-agent lines (default: ROBOTSTXT_USER_AGENT, else USER_AGENT;
+# in rfc9309 matching it is reduced to its product token, "demobot").
 REP_USER_AGENT = "demobot"
 # How rules are matched: "rfc9309" (longest match wins, '*' and '$' are wildcards) or "legacy"
 # (the 1996 draft: the first matching prefix wins, no wildcards).
@@ -20,7 +21,7 @@ REP_MATCHING = "rfc9309"
 # What robots.txt's HTTP status means: "rfc9309" (401/403: allow all; 5xx: unreachable, retry)
 # or "legacy" (401/403: the site is closed to robots; 5xx: defer, retry).
 REP_STATUS_POLICY = "rfc9309"
-# Give up on a robots.txt answer after this many seconds (default: DOWNLOAD_TIMEOUT).
+# Give up on a robots.txt answer after this many seconds (default 30).
 REP_FETCH_TIMEOUT = 10
 # Drop an origin's requests if its robots.txt stays unreachable this long (default 600 s).
 REP_DEFER_MAX_TIME = 60

@@ -1,56 +1,66 @@
-"""``AgentRules``: one agent's compiled rules for one origin, small and fast.
+"""``AgentRules``: one agent's rules for one origin, small when held, fast when used.
 
-This is what a per-origin cache holds: the chosen group(s) compiled for
-matching, the crawl delay and the sitemaps, not the whole file. Rules are kept
-as parallel sequences (see ``rule_index``) rather than one object per rule.
+This is what a per-origin cache holds: the chosen group(s), the crawl delay, the
+content signals and the sitemaps, not the whole file. The rules are held as the
+text of the group's lines and their line numbers; they are compiled
+(``rule_index``) on the first decision. Compiled indexes are kept for the
+``ACTIVE_ORIGINS`` origins most recently compiled: a crawl decides for few
+origins at a time. When an origin's index is dropped, its text is packed
+(``packing``: compressed when long) and the index is compiled again on its next
+decision.
 """
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, TypeAlias
 
-from scrapy_robots_rep.core.decision import Decision, Rule
-from scrapy_robots_rep.core.lines import parse_line
-from scrapy_robots_rep.core.modes import FORMAT_VERSION, check_matching
-from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, plain_url_path, url_path
-from scrapy_robots_rep.core.patterns import matches_wildcards, pattern_text
-from scrapy_robots_rep.core.rule_index import LINE_STARTS, TEXT_KEPT, RuleRow, build_index
-from scrapy_robots_rep.core.serialised import read_agent_rules
+from scrapy_robots_rep.core.content_signals import merge_signals
+from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
+from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, parse_line, read_directives
+from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
+from scrapy_robots_rep.core.packing import pack, unpack
+from scrapy_robots_rep.core.paths import plain_url_path, url_path
+from scrapy_robots_rep.core.patterns import matches_wildcards
+from scrapy_robots_rep.core.plain_data import AgentRulesFields, dump, load
+from scrapy_robots_rep.core.rule_index import RuleIndex, RuleRow, build_index
 
-REASON_LONGEST_MATCH = "longest match"
-REASON_FIRST_MATCH = "first match"
 REASON_NO_MATCH = "no rule matched"
 REASON_NO_GROUP = "no group for agent, no '*' group"
 REASON_ROBOTS_TXT = "robots.txt is always allowed"
 
+ACTIVE_ORIGINS = 4096
+"""How many ``AgentRules`` keep their compiled index (the most recently compiled)."""
+
 _ROBOTS_TXT_PATH = "/robots.txt"
 _ROBOTS_TXT_QUERY = _ROBOTS_TXT_PATH + "?"
 _GLOBAL_GROUP = ("*",)
+_NO_SIGNALS: Mapping[str, bool] = MappingProxyType({})
+
+LineNumbers: TypeAlias = "int | array[int]"
+"""The file line of each line of a source: the first one's number (the lines
+follow each other in the file), or one number per line."""
 
 
 class AgentRules:
     """The rules one agent obeys on one origin."""
 
     __slots__ = (
-        "matching",
-        "group",
-        "crawl_delay",
-        "_sitemaps",
-        "_verdict",
+        "_fixed",
+        "_index",
+        "_mode",
+        "_numbers",
         "_reason",
-        "_patterns",
-        "_allow_bits",
-        "_ranks",
-        "_lines",
-        "_text_codes",
-        "_texts",
-        "_bucket_chars",
-        "_bucket_starts",
+        "_signals",
+        "_sitemaps",
+        "_source",
+        "crawl_delay",
+        "group",
     )
 
-    matching: str
     group: tuple[str, ...]
     crawl_delay: float | None
 
@@ -58,106 +68,248 @@ class AgentRules:
         self,
         matching: str,
         group: tuple[str, ...],
-        rules: Iterable[RuleRow],
+        source: str = "",
+        numbers: LineNumbers = 1,
         *,
         crawl_delay: float | None = None,
         sitemaps: tuple[str, ...] = (),
-        verdict: bool | None = None,
+        content_signal_lines: tuple[SourceLine, ...] = (),
+        fixed: bool | None = None,
         reason: str | None = None,
     ) -> None:
-        check_matching(matching)
-        self.matching = matching
+        """``source`` holds the group's lines (its ``Allow``/``Disallow`` lines
+        are the rules; other lines are ignored), numbered by ``numbers``."""
+        mode = matching_mode(matching)
+        self._mode = mode
         # Most origins' group is "*": share one tuple instead of one each.
         self.group = _GLOBAL_GROUP if group == _GLOBAL_GROUP else group
         self.crawl_delay = crawl_delay
-        self._sitemaps = "\n".join(sitemaps)
-        self._verdict = verdict
+        self._sitemaps = pack("\n".join(sitemaps))
+        self._signals = _signals(content_signal_lines, mode) if content_signal_lines else None
+        # The decision for every URL, when it does not depend on rules.
+        self._fixed = fixed
         self._reason = reason
-        index = build_index(matching, rules)
-        self._patterns = index.patterns
-        self._allow_bits = index.allow_bits
-        self._ranks = index.ranks
-        self._lines = index.lines
-        self._text_codes = index.text_codes
-        self._texts = index.texts
-        self._bucket_chars = index.bucket_chars
-        self._bucket_starts = index.bucket_starts
+        # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
+        self._source: str | bytes = source
+        self._numbers = numbers
+        self._index: RuleIndex | None = None
+
+    @classmethod
+    def from_lines(
+        cls,
+        matching: str,
+        group: tuple[str, ...],
+        rule_lines: Iterable[tuple[int, str]],
+        **extras: Any,
+    ) -> AgentRules:
+        """Rules given as ``(line number, line text)`` of their ``Allow``/``Disallow`` lines."""
+        lines = list(rule_lines)
+        return cls(
+            matching, group, "\n".join(text for _, text in lines), line_numbers([number for number, _ in lines]), **extras
+        )
+
+    @property
+    def matching(self) -> str:
+        """The matching mode's name (``rfc9309`` or ``legacy``)."""
+        return self._mode.name
+
+    @property
+    def content_signals(self) -> Mapping[str, bool]:
+        """Purpose -> allowed, from the chosen groups' ``Content-Signal`` lines
+        (a purpose any line says ``no`` to is False); empty when there are none."""
+        return _NO_SIGNALS if self._signals is None else self._signals[0]
+
+    def content_signal_lines(self) -> tuple[SourceLine, ...]:
+        """The ``Content-Signal`` lines the signals come from, in file order."""
+        return () if self._signals is None else self._signals[1]
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
         """The file's ``Sitemap:`` URLs, in order (kept as one str, one per line)."""
-        return tuple(self._sitemaps.split("\n")) if self._sitemaps else ()
+        sitemaps = unpack(self._sitemaps)
+        return tuple(sitemaps.split("\n")) if sitemaps else ()
 
     @classmethod
     def allow_all(cls, reason: str, *, matching: str = "rfc9309") -> AgentRules:
         """Everything is allowed (e.g. robots.txt returned 404)."""
-        return cls(matching, (), (), verdict=True, reason=reason)
+        return cls(matching, (), fixed=True, reason=reason)
 
     @classmethod
     def disallow_all(cls, reason: str, *, matching: str = "rfc9309") -> AgentRules:
         """Nothing is allowed (e.g. a legacy-policy 401/403: site closed to robots)."""
-        return cls(matching, (), (), verdict=False, reason=reason)
+        return cls(matching, (), fixed=False, reason=reason)
 
     def allowed(self, url: str) -> bool:
         """Whether ``url`` (absolute) may be fetched."""
-        if self._verdict is not None:
-            return self._verdict
-        position = self._deciding_entry(url)
-        return position < 0 or bool(self._allow_bits >> position & 1)
+        index = self._index
+        if index is None:
+            if self._fixed is not None:
+                return self._fixed
+            index = self._compile()
+        # ``_path``, inlined: this is the hot path.
+        try:
+            match = plain_url_path(url)
+        except TypeError:
+            raise TypeError(f"url must be a str, got {type(url).__name__}") from None
+        path = match[1] if match is not None else self._mode.normalise(url_path(url))
+        disallow_starts, allow_starts, decisive, plain, wildcards = index.checks.get(path[1:2], index.everywhere)
+        if not path.startswith(disallow_starts):
+            return True
+        if path.startswith(decisive):
+            return self._robots_txt(path)
+        if not path.startswith(allow_starts):
+            # No allow entry matches: the URL is allowed unless a disallow entry does.
+            if path.startswith(plain):
+                return self._robots_txt(path)
+            for pattern in wildcards:
+                if pattern[-1] in path and matches_wildcards(pattern, path):
+                    return self._robots_txt(path)
+            return True
+        position = _deciding_entry(index, path)
+        return position < 0 or bool(index.allow_bits >> position & 1) or self._robots_txt(path)
 
     def explain(self, url: str) -> Decision:
         """The decision for ``url`` with the deciding rule and the reason."""
         if not isinstance(url, str):
             raise TypeError(f"url must be a str, got {type(url).__name__}")
-        if self._verdict is not None:
-            return Decision(self._verdict, None, self.group, self._reason)
-        position = self._deciding_entry(url)
-        if position == -2:
-            return Decision(True, None, self.group, REASON_ROBOTS_TXT)
+        if self._fixed is not None:
+            return Decision(self._fixed, None, self.group, self._reason or "")
+        index = self._index or self._compile()
+        path = self._path(url)
+        position = _deciding_entry(index, path)
         if position < 0:
             return Decision(True, None, self.group, REASON_NO_MATCH)
-        rule = self._rule(position)
-        reason = REASON_LONGEST_MATCH if self.matching == "rfc9309" else REASON_FIRST_MATCH
-        return Decision(rule.allow, rule, self.group, reason)
+        if not index.allow_bits >> position & 1 and self._robots_txt(path):
+            return Decision(True, None, self.group, REASON_ROBOTS_TXT)
+        rule = self._rules(index, [position])[0]
+        return Decision(rule.allow, rule, self.group, self._mode.rule_reason)
 
     def rules(self) -> tuple[Rule, ...]:
         """The rules kept for this agent, in file order."""
-        by_line = {self._lines[position]: position for position in range(len(self._patterns))}
-        return tuple(self._rule(by_line[line]) for line in sorted(by_line))
+        if self._fixed is not None:
+            return ()
+        index = self._index or self._compile()
+        by_source = {index.sources[position]: position for position in range(len(index.patterns))}
+        return self._rules(index, [by_source[source] for source in sorted(by_source)])
 
-    def _deciding_entry(self, url: str) -> int:
-        """Storage position of the deciding entry; -1 when none matches, -2
-        when a disallow rule matches /robots.txt itself (always allowed)."""
+    def _path(self, url: str) -> str:
         try:
             match = plain_url_path(url)
         except TypeError:
             raise TypeError(f"url must be a str, got {type(url).__name__}") from None
-        rfc9309 = self.matching == "rfc9309"
-        if match is not None:
-            path = match[1]
-        elif rfc9309:
-            path = normalise_rfc9309(url_path(url))
-        else:
-            path = normalise_legacy(url_path(url))
-        patterns = self._patterns
-        starts = self._bucket_starts
-        found = -1
-        second = path[1:2]
-        bucket = self._bucket_chars.find(second) if second else -1
-        if bucket >= 0:
-            for position in range(starts[bucket], starts[bucket + 1]):
-                pattern = patterns[position]
-                if pattern.__class__ is str:
-                    if path.startswith(pattern):
-                        found = position
-                        break
-                elif pattern[-1] in path and matches_wildcards(pattern, path):
-                    found = position
-                    break
-        tried_everywhere = starts[0]
-        if found >= 0 and tried_everywhere:
-            tried_everywhere = bisect_left(self._ranks, self._ranks[found], 0, tried_everywhere)
-        for position in range(tried_everywhere):
+        return match[1] if match is not None else self._mode.normalise(url_path(url))
+
+    def _robots_txt(self, path: str) -> bool:
+        """Whether a disallowed ``path`` is allowed after all, being robots.txt itself."""
+        return (path == _ROBOTS_TXT_PATH or path.startswith(_ROBOTS_TXT_QUERY)) and self._mode.robots_txt_allowed
+
+    def _compile(self) -> RuleIndex:
+        """Compile the rules of the source, and keep the index while the origin is active."""
+        rows: list[RuleRow] = []
+        _, directives = read_directives(unpack(self._source), self._mode.lenient)
+        for number, field, value in directives:
+            if field == DISALLOW:
+                rows.append((False, value, number - 1))
+            elif field == ALLOW:
+                rows.append((True, value, number - 1))
+        index = build_index(self._mode.rank(rows))
+        self._index = index
+        _ACTIVE.add(self)
+        return index
+
+    def _forget_index(self) -> None:
+        """Drop the compiled index (the origin is no longer being crawled), and pack the source."""
+        self._index = None
+        if self._source.__class__ is str:
+            self._source = pack(self._source)  # type: ignore[arg-type]
+
+    def _rules(self, index: RuleIndex, positions: Sequence[int]) -> list[Rule]:
+        """The rules of the entries at ``positions``, read again from their lines."""
+        sources = [index.sources[position] for position in positions]
+        texts = unpack(self._source).split("\n", max(sources, default=0) + 1)
+        numbers = self._numbers
+        rules = []
+        for position, source in zip(positions, sources, strict=True):
+            text = texts[source]
+            parsed = parse_line(text, self._mode.lenient)
+            pattern = parsed[1] if parsed is not None else ""
+            number = numbers + source if isinstance(numbers, int) else numbers[source]
+            rules.append(Rule(bool(index.allow_bits >> position & 1), pattern, number, text))
+        return rules
+
+    def __repr__(self) -> str:
+        return f"<AgentRules {self.matching} group={self.group!r} rules={len(self.rules())}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe plain data; ``from_dict`` rebuilds an equal object."""
+        return dump(
+            AgentRulesFields(
+                matching=self.matching,
+                group=self.group,
+                rules=tuple((rule.allow, rule.pattern, rule.line, rule.text) for rule in self.rules()),
+                crawl_delay=self.crawl_delay,
+                sitemaps=self.sitemaps,
+                content_signal_lines=self.content_signal_lines(),
+                fixed=self._fixed,
+                reason=self._reason,
+            )
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AgentRules:
+        """Rebuild from ``to_dict`` output; ValueError when ``data`` is malformed."""
+        fields = load(data)
+        return cls.from_lines(
+            fields.matching,
+            fields.group,
+            [(line, text) for _, _, line, text in fields.rules],
+            crawl_delay=fields.crawl_delay,
+            sitemaps=fields.sitemaps,
+            content_signal_lines=fields.content_signal_lines,
+            fixed=fields.fixed,
+            reason=fields.reason,
+        )
+
+
+class _ActiveRules:
+    """The ``AgentRules`` holding a compiled index; past ``size`` of them, the
+    oldest compiled forgets its index (a ring: no bookkeeping per decision)."""
+
+    __slots__ = ("_next", "_ring")
+
+    def __init__(self, size: int) -> None:
+        self._ring: list[AgentRules | None] = [None] * size
+        self._next = 0
+
+    def add(self, rules: AgentRules) -> None:
+        oldest = self._ring[self._next]
+        if oldest is not None and oldest is not rules:
+            oldest._forget_index()
+        self._ring[self._next] = rules
+        self._next = (self._next + 1) % len(self._ring)
+
+
+_ACTIVE = _ActiveRules(ACTIVE_ORIGINS)
+
+
+def line_numbers(numbers: list[int]) -> LineNumbers:
+    """``numbers`` as kept: the first one when they follow each other, else an array."""
+    first = numbers[0] if numbers else 1
+    if numbers == list(range(first, first + len(numbers))):
+        return first
+    return array("H" if max(numbers) < 1 << 16 else "I", numbers)
+
+
+def _deciding_entry(index: RuleIndex, path: str) -> int:
+    """Storage position of the entry of lowest rank that matches ``path``; -1 when none does."""
+    # Items are str (a prefix) or tuple (wildcards), told apart by class for speed.
+    patterns: tuple[Any, ...] = index.patterns
+    starts = index.bucket_starts
+    found = -1
+    second = path[1:2]
+    bucket = index.bucket_chars.find(second) if second else -1
+    if bucket >= 0:
+        for position in range(starts[bucket], starts[bucket + 1]):
             pattern = patterns[position]
             if pattern.__class__ is str:
                 if path.startswith(pattern):
@@ -166,41 +318,24 @@ class AgentRules:
             elif pattern[-1] in path and matches_wildcards(pattern, path):
                 found = position
                 break
-        if (
-            rfc9309
-            and found >= 0
-            and not self._allow_bits >> found & 1
-            and (path == _ROBOTS_TXT_PATH or path.startswith(_ROBOTS_TXT_QUERY))
-        ):
-            return -2
-        return found
+    tried_everywhere = starts[0]
+    if found >= 0 and tried_everywhere:
+        tried_everywhere = bisect_left(index.ranks, index.ranks[found], 0, tried_everywhere)
+    for position in range(tried_everywhere):
+        pattern = patterns[position]
+        if pattern.__class__ is str:
+            if path.startswith(pattern):
+                return position
+        elif pattern[-1] in path and matches_wildcards(pattern, path):
+            return position
+    return found
 
-    def _rule(self, position: int) -> Rule:
-        allow = bool(self._allow_bits >> position & 1)
-        code = self._text_codes[position]
-        if code == TEXT_KEPT:
-            text = self._texts.split("\n")[self._text_codes.count(TEXT_KEPT, 0, position)]
-            return Rule(allow, parse_line(text, self.matching == "rfc9309")[1], self._lines[position], text)
-        pattern = pattern_text(self._patterns[position])
-        return Rule(allow, pattern, self._lines[position], LINE_STARTS[code][allow] + pattern)
 
-    def __repr__(self) -> str:
-        return f"<AgentRules {self.matching} group={self.group!r} rules={len(self._patterns)}>"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe plain data; ``from_dict`` rebuilds an equal object."""
-        return {
-            "v": FORMAT_VERSION,
-            "matching": self.matching,
-            "group": list(self.group),
-            "crawl_delay": self.crawl_delay,
-            "sitemaps": list(self.sitemaps),
-            "verdict": self._verdict,
-            "reason": self._reason,
-            "rules": [[rule.allow, rule.pattern, rule.line, rule.text] for rule in self.rules()],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AgentRules:
-        """Rebuild from ``to_dict`` output; ValueError when ``data`` is malformed."""
-        return read_agent_rules(cls, data)
+def _signals(lines: tuple[SourceLine, ...], mode: MatchingMode) -> tuple[Mapping[str, bool], tuple[SourceLine, ...]]:
+    """The merged signals of ``lines`` (read as ``mode`` reads lines), and the lines."""
+    values = []
+    for source in lines:
+        parsed = parse_line(source.text, mode.lenient)
+        if parsed is not None:
+            values.append(parsed[1])
+    return MappingProxyType(merge_signals(values)), lines

@@ -6,6 +6,14 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class SourceLine:
+    """One line of a robots.txt file: its 1-based number and its text as written."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """One ``Allow``/``Disallow`` line of a robots.txt file."""
 

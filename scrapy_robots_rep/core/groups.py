@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from scrapy_robots_rep.core.lines import (
-    ALLOW,
-    BLANK,
-    CRAWL_DELAY,
-    DISALLOW,
-    REQUEST_RATE,
-    USER_AGENT,
-    Directive,
-)
-
-_MEMBER_FIELDS = frozenset((ALLOW, DISALLOW, CRAWL_DELAY, REQUEST_RATE))
-_PRODUCT_TOKEN = re.compile(r"[A-Za-z_-]*")
+from scrapy_robots_rep.core.agents import value_token
+from scrapy_robots_rep.core.lines import BLANK, USER_AGENT, Directive
+from scrapy_robots_rep.core.members import MEMBER_FIELDS, RULE_FIELDS
 
 
 @dataclass(slots=True)
 class Group:
-    """User-agent values and the member lines (rules, delays) that follow them."""
+    """User-agent values and the member lines (rules, delays, signals) that follow them."""
 
     agents: list[str] = field(default_factory=list)
     members: list[Directive] = field(default_factory=list)
@@ -29,22 +19,25 @@ class Group:
 
 def group_rfc9309(directives: list[Directive]) -> list[Group]:
     """Consecutive user-agent lines open a group; the group runs until a
-    user-agent line that follows a member line. Members before any group
-    are ignored; blank lines, sitemaps and unknown fields change nothing."""
+    user-agent line that follows a rule. Only a rule (``allow``/``disallow``)
+    ends a run of user-agent lines: delays, signals, sitemaps, unknown fields
+    and blank lines do not (RFC 9309 §2.2.4). Members before any group are ignored."""
     groups: list[Group] = []
     current: Group | None = None
     collecting_agents = False
+    members = MEMBER_FIELDS
     for directive in directives:
         kind = directive[1]
         if kind == USER_AGENT:
-            if not collecting_agents:
+            if current is None or not collecting_agents:
                 current = Group()
                 groups.append(current)
                 collecting_agents = True
             current.agents.append(directive[2])
-        elif kind in _MEMBER_FIELDS and current is not None:
+        elif current is not None and kind in members:
             current.members.append(directive)
-            collecting_agents = False
+            if kind in RULE_FIELDS:
+                collecting_agents = False
     return groups
 
 
@@ -54,6 +47,7 @@ def group_legacy(directives: list[Directive]) -> list[Group]:
     records without members, are ignored."""
     groups: list[Group] = []
     current: Group | None = None
+    members = MEMBER_FIELDS
     for directive in directives:
         kind = directive[1]
         if kind == USER_AGENT:
@@ -63,7 +57,7 @@ def group_legacy(directives: list[Directive]) -> list[Group]:
             current.agents.append(directive[2])
         elif kind == BLANK:
             current = None
-        elif kind in _MEMBER_FIELDS and current is not None:
+        elif current is not None and kind in members:
             current.members.append(directive)
     return [group for group in groups if group.members]
 
@@ -71,10 +65,20 @@ def group_legacy(directives: list[Directive]) -> list[Group]:
 def select_rfc9309(groups: list[Group], agent: str) -> list[Group]:
     """All groups naming the agent's product token, else all ``*`` groups."""
     wanted = agent.lower()
-    specific = [group for group in groups if any(_product_token(value) == wanted for value in group.agents)]
+    specific = [group for group in groups if _names(group.agents, wanted)]
     if specific:
         return specific
-    return [group for group in groups if any(_is_global(value) for value in group.agents)]
+    return [group for group in groups if "*" in group.agents or any(map(_is_global, group.agents))]
+
+
+def _names(values: list[str], wanted: str) -> bool:
+    """Whether a value's token is ``wanted`` (lower-case)."""
+    size = len(wanted)
+    for value in values:
+        # Cheap first: a value whose token is ``wanted`` starts with it.
+        if value[:size].lower() == wanted and value_token(value) == wanted:
+            return True
+    return False
 
 
 def select_legacy(groups: list[Group], agent: str) -> list[Group]:
@@ -87,10 +91,6 @@ def select_legacy(groups: list[Group], agent: str) -> list[Group]:
         if "*" in group.agents:
             return [group]
     return []
-
-
-def _product_token(value: str) -> str:
-    return _PRODUCT_TOKEN.match(value).group().lower()
 
 
 def _is_global(value: str) -> bool:

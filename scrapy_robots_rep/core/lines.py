@@ -5,6 +5,10 @@ also accepts what Google's parser accepts: field names that merely start with a
 known name or a frequent misspelling of it, and a missing colon when the field
 and its value are separated by whitespace.
 
+A directive's field is the canonical name of a known field (``KNOWN_FIELDS``)
+or, for any other field, its own lower-cased name: unknown fields reach the
+directive stream with their name and are ignored by grouping and matching.
+
 ``parse_line`` is the definition for one line; ``read_directives`` gives the
 same result for a whole file, faster, by reading the usual ``field: value``
 lines with one regular expression and passing only the other lines to
@@ -14,6 +18,8 @@ lines with one regular expression and passing only the other lines to
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 USER_AGENT = "user-agent"
 ALLOW = "allow"
@@ -21,28 +27,39 @@ DISALLOW = "disallow"
 SITEMAP = "sitemap"
 CRAWL_DELAY = "crawl-delay"
 REQUEST_RATE = "request-rate"
-OTHER = "other"
-BLANK = "blank"
+CONTENT_SIGNAL = "content-signal"
+BLANK = ""
+"""The field of a blank line: no field name is empty, so it never clashes."""
+
+KNOWN_FIELDS = frozenset((USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE, CONTENT_SIGNAL))
 
 # Google's parser keeps at most 2083 * 8 - 1 bytes of a line and drops the rest.
 MAX_LINE_BYTES = 2083 * 8 - 1
 
 BLANK_LINE = (BLANK, "")
 
-_FIELDS = {
-    "user-agent": USER_AGENT,
-    "allow": ALLOW,
-    "disallow": DISALLOW,
-    "sitemap": SITEMAP,
-    "crawl-delay": CRAWL_DELAY,
-    "request-rate": REQUEST_RATE,
-}
+# A line of more characters than this may hold more than MAX_LINE_BYTES bytes.
+_LONG_LINE_CHARS = MAX_LINE_BYTES // 4
+_LONG_LATER_LINE = re.compile(rf"\n[^\n]{{{_LONG_LINE_CHARS + 1}}}")
+
 # Field names as usually written, looked up before lower-casing.
 _USUAL_SPELLINGS = {
-    spelling: field
-    for name, field in _FIELDS.items()
-    for spelling in (name, name.upper(), name.title(), name.capitalize())
+    spelling: name for name in KNOWN_FIELDS for spelling in (name, name.upper(), name.title(), name.capitalize())
 }
+
+MISSPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "useragent": USER_AGENT,
+        "user agent": USER_AGENT,
+        "dissallow": DISALLOW,
+        "dissalow": DISALLOW,
+        "disalow": DISALLOW,
+        "diasllow": DISALLOW,
+        "disallaw": DISALLOW,
+        "site-map": SITEMAP,
+    }
+)
+"""Misspelt field names (lower-case) that lenient parsing reads as the field they name."""
 
 Directive = tuple[int, str, str]
 """``(1-based line number, field, value)``."""
@@ -51,22 +68,12 @@ Directive = tuple[int, str, str]
 # value still to be stripped); otherwise both groups are empty.
 _FIELD_VALUE_LINE = re.compile(r"^[ \t\v\f]*(?:([^:#\n]*):[ \t\v\f]*([^#\n]*))?[^\n]*", re.MULTILINE)
 
-# Checked in this order with str.startswith, as Google's parser does.
+# Lenient reading takes a key that starts with one of these as its field, as
+# Google's parser does (``Content-Signal`` is not one of Google's fields, so it is
+# read exactly). No prefix starts another of a different field: order is free.
 _LENIENT_PREFIXES = (
-    ("user-agent", USER_AGENT),
-    ("useragent", USER_AGENT),
-    ("user agent", USER_AGENT),
-    ("allow", ALLOW),
-    ("disallow", DISALLOW),
-    ("dissallow", DISALLOW),
-    ("dissalow", DISALLOW),
-    ("disalow", DISALLOW),
-    ("diasllow", DISALLOW),
-    ("disallaw", DISALLOW),
-    ("sitemap", SITEMAP),
-    ("site-map", SITEMAP),
-    ("crawl-delay", CRAWL_DELAY),
-    ("request-rate", REQUEST_RATE),
+    *((name, name) for name in (USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE)),
+    *MISSPELLINGS.items(),
 )
 _LENIENT_STARTS = tuple(prefix for prefix, _ in _LENIENT_PREFIXES)
 
@@ -85,14 +92,13 @@ def decode(body: bytes | str, max_size: int) -> str:
             kept = kept[: max(kept.rfind(b"\n"), kept.rfind(b"\r")) + 1]
         data = kept
     text = data.decode("utf-8", "ignore")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if len(text) > MAX_LINE_BYTES // 4:
-        lines = text.split("\n")
-        if max(map(len, lines)) > MAX_LINE_BYTES // 4:
-            text = "\n".join(map(_cap_line, lines))
+    if len(text) > _LONG_LINE_CHARS:
+        first_end = text.find("\n")
+        if (first_end if first_end >= 0 else len(text)) > _LONG_LINE_CHARS or _LONG_LATER_LINE.search(text):
+            text = "\n".join(map(_cap_line, text.split("\n")))
     return text
 
 
@@ -105,12 +111,11 @@ def read_directives(text: str, lenient: bool) -> tuple[list[str], list[Directive
         if key:
             field = _USUAL_SPELLINGS.get(key)
             if field is None:
-                key = key.strip().lower()
-                if not key:
+                field = key.strip().lower()
+                if not field:
                     continue
-                field = _FIELDS.get(key)
-                if field is None:
-                    field = _lenient_field(key) if lenient else OTHER
+                if field not in KNOWN_FIELDS and lenient:
+                    field = _lenient_field(field)
             append((number, field, value.strip()))
             continue
         line = lines[number - 1]
@@ -122,7 +127,7 @@ def read_directives(text: str, lenient: bool) -> tuple[list[str], list[Directive
 
 def _cap_line(line: str) -> str:
     """Keep at most ``MAX_LINE_BYTES`` UTF-8 bytes of ``line``."""
-    if len(line) <= MAX_LINE_BYTES // 4:
+    if len(line) <= _LONG_LINE_CHARS:
         return line
     encoded = line.encode("utf-8", "surrogatepass")
     if len(encoded) <= MAX_LINE_BYTES:
@@ -132,7 +137,10 @@ def _cap_line(line: str) -> str:
 
 def parse_line(line: str, lenient: bool) -> tuple[str, str] | None:
     """Return ``(field, value)`` for a directive, ``BLANK_LINE`` for an empty
-    line, or None for a comment or a line that is not a directive."""
+    line, or None for a comment or a line that is not a directive.
+
+    ``field`` is a name of ``KNOWN_FIELDS`` or, for another field, its own
+    lower-cased name (see ``canonical_field``)."""
     comment_at = line.find("#")
     if comment_at >= 0:
         line = line[:comment_at]
@@ -152,11 +160,23 @@ def parse_line(line: str, lenient: bool) -> tuple[str, str] | None:
         key, value = words
     if not key:
         return None
-    key = key.lower()
-    field = _FIELDS.get(key)
-    if field is None:
-        field = _lenient_field(key) if lenient else OTHER
-    return field, value
+    return canonical_field(key, lenient), value
+
+
+def canonical_field(key: str, lenient: bool) -> str:
+    """The field a line's ``key`` names: a name of ``KNOWN_FIELDS``, or ``key``
+    stripped and lower-cased when it names none.
+
+    Lenient reading also takes a key that starts with a known name or with one
+    of ``MISSPELLINGS`` as that field, as Google's parser does; so a key read
+    as a known field only when ``lenient`` is true is one Google tolerates."""
+    usual = _USUAL_SPELLINGS.get(key)
+    if usual is not None:
+        return usual
+    field = key.strip().lower()
+    if field in KNOWN_FIELDS or not lenient:
+        return field
+    return _lenient_field(field)
 
 
 def _lenient_field(key: str) -> str:
@@ -164,4 +184,4 @@ def _lenient_field(key: str) -> str:
         for prefix, field in _LENIENT_PREFIXES:
             if key.startswith(prefix):
                 return field
-    return OTHER
+    return key

@@ -40,7 +40,8 @@ _RFC9309_ESCAPES = {
 
 def url_path(url: str) -> str:
     """Path plus ``?query`` of ``url`` (no fragment); an empty path is ``/``."""
-    path = _PATH_AND_QUERY.match(url).group(1)
+    match = _PATH_AND_QUERY.match(url)
+    path = match.group(1) if match else ""
     if not path:
         return "/"
     if path[0] != "/":

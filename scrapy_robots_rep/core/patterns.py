@@ -9,7 +9,11 @@ there is no backtracking.
 
 from __future__ import annotations
 
-CompiledPattern = str | tuple
+from typing import Any
+
+WildcardPattern = tuple[Any, ...]
+"""``(anchored: bool, first: str, *segments: str)``."""
+CompiledPattern = str | WildcardPattern
 
 
 def compile_pattern(pattern: str) -> CompiledPattern:
@@ -33,7 +37,7 @@ def pattern_text(compiled: CompiledPattern) -> str:
     return "*".join(compiled[1:]) + ("$" if compiled[0] else "")
 
 
-def matches_wildcards(compiled: tuple, path: str) -> bool:
+def matches_wildcards(compiled: WildcardPattern, path: str) -> bool:
     """True when ``path`` matches a compiled wildcard pattern from its start."""
     anchored = compiled[0]
     first = compiled[1]

@@ -1,13 +1,21 @@
-"""``RobotsTxt``: a parsed robots.txt file in one matching mode."""
+"""``RobotsTxt``: a parsed robots.txt file in one matching mode.
+
+Parsing decodes the body; the rest is read when asked. ``for_agent`` in
+``rfc9309`` mode reads only what the agent needs (``scan``), which is what a
+crawler asks per origin; the groups of the whole file are built only when
+``legacy`` matching (or a text whose lower-casing moves characters) needs them.
+"""
 
 from __future__ import annotations
 
-from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules
+from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules, line_numbers
 from scrapy_robots_rep.core.decision import Decision
-from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
-from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
-from scrapy_robots_rep.core.lines import ALLOW, CRAWL_DELAY, DISALLOW, SITEMAP, decode, read_directives
-from scrapy_robots_rep.core.modes import check_matching
+from scrapy_robots_rep.core.groups import Group
+from scrapy_robots_rep.core.lines import SITEMAP, decode, read_directives
+from scrapy_robots_rep.core.members import collect
+from scrapy_robots_rep.core.modes import RFC9309, MatchingMode, matching_mode
+from scrapy_robots_rep.core.scan import lowered, scan_rfc9309
+from scrapy_robots_rep.core.scan import sitemaps as find_sitemaps
 
 DEFAULT_MAX_SIZE = 512_000
 
@@ -18,16 +26,14 @@ _COMPILED_AGENTS_KEPT = 8
 class RobotsTxt:
     """A robots.txt body parsed in ``rfc9309`` or ``legacy`` matching mode."""
 
-    __slots__ = ("matching", "sitemaps", "_lines", "_groups", "_compiled")
+    __slots__ = ("_compiled", "_grouped", "_low", "_mode", "_sitemaps", "_text")
 
-    matching: str
-    sitemaps: list[str]
-
-    def __init__(self, matching: str, lines: list[str], groups: list[Group], sitemaps: list[str]) -> None:
-        self.matching = matching
-        self.sitemaps = sitemaps
-        self._lines = lines
-        self._groups = groups
+    def __init__(self, mode: MatchingMode, text: str) -> None:
+        self._mode = mode
+        self._text = text
+        self._low = lowered(text)
+        self._sitemaps: list[str] | None = None
+        self._grouped: tuple[list[str], list[Group]] | None = None
         self._compiled: dict[str, AgentRules] = {}
 
     @classmethod
@@ -35,16 +41,28 @@ class RobotsTxt:
         """Parse ``body`` (bytes, or an already decoded str)."""
         if not isinstance(body, (bytes, bytearray, memoryview, str)):
             raise TypeError(f"robots.txt body must be bytes or str, got {type(body).__name__}")
-        check_matching(matching)
+        mode = matching_mode(matching)
         if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 0:
             raise ValueError(f"max_size must be an int >= 0, got {max_size!r}")
         if not isinstance(body, str):
             body = bytes(body)
-        lenient = matching == "rfc9309"
-        lines, directives = read_directives(decode(body, max_size), lenient)
-        sitemaps = [value for _, field, value in directives if field == SITEMAP and value]
-        groups = group_rfc9309(directives) if lenient else group_legacy(directives)
-        return cls(matching, lines, groups, sitemaps)
+        return cls(mode, decode(body, max_size))
+
+    @property
+    def matching(self) -> str:
+        """The matching mode's name (``rfc9309`` or ``legacy``)."""
+        return self._mode.name
+
+    @property
+    def sitemaps(self) -> list[str]:
+        """The file's ``Sitemap:`` URLs, in order, whatever group they sit in."""
+        if self._sitemaps is None:
+            if self._low is not None:
+                self._sitemaps = find_sitemaps(self._text, self._low, self._mode.lenient)
+            else:
+                _, directives = read_directives(self._text, self._mode.lenient)
+                self._sitemaps = [value for _, field, value in directives if field == SITEMAP and value]
+        return self._sitemaps
 
     def allowed(self, url: str, agent: str) -> bool:
         """Whether ``agent`` may fetch ``url`` (absolute)."""
@@ -55,7 +73,10 @@ class RobotsTxt:
         return self.for_agent(agent).explain(url)
 
     def for_agent(self, agent: str) -> AgentRules:
-        """The compact compiled rules ``agent`` obeys (what a cache keeps)."""
+        """The compact rules ``agent`` obeys (what a cache keeps).
+
+        ``agent`` is the configured robot name, reduced as the mode says
+        (``rfc9309``: ``mybot/1.0 (+https://x)`` is ``mybot``)."""
         if not isinstance(agent, str):
             raise TypeError(f"agent must be a str, got {type(agent).__name__}")
         compiled = self._compiled.get(agent)
@@ -67,31 +88,53 @@ class RobotsTxt:
         return compiled
 
     def _compile(self, agent: str) -> AgentRules:
-        if not agent.strip():
-            raise ValueError("agent must be a non-empty robot name")
-        select = select_rfc9309 if self.matching == "rfc9309" else select_legacy
-        groups = select(self._groups, agent)
+        mode = self._mode
+        token = mode.agent_token(agent)
+        if not token:
+            raise ValueError(
+                f"agent must be a non-empty robot name, got {agent!r}: give the robot's name first, "
+                "e.g. 'mybot' or 'mybot/1.0 (+https://example.com/bot)'"
+            )
         sitemaps = tuple(self.sitemaps)
-        if not groups:
-            return AgentRules(self.matching, (), (), sitemaps=sitemaps, verdict=True, reason=REASON_NO_GROUP)
-        rules = []
-        delays = []
-        for group in groups:
-            for number, field, value in group.members:
-                if field == ALLOW or field == DISALLOW:
-                    rules.append((field == ALLOW, value, number, self._lines[number - 1]))
-                else:
-                    delay = crawl_delay_seconds(value) if field == CRAWL_DELAY else request_rate_seconds(value)
-                    if delay is not None:
-                        delays.append(delay)
-        agents = tuple(value for group in groups for value in group.agents)
-        return AgentRules(
-            self.matching,
-            agents,
-            rules,
-            crawl_delay=max(delays, default=None),
+        if mode is RFC9309 and self._low is not None:
+            found = scan_rfc9309(self._text, self._low, token)
+            if not found.spans:
+                return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
+            if len(found.spans) == 1:
+                numbers = found.spans[0][0]
+            else:
+                numbers = line_numbers(
+                    [first + offset for first, text in found.spans for offset in range(text.count("\n") + 1)]
+                )
+            return AgentRules(
+                mode.name,
+                tuple(found.agents),
+                "\n".join(text for _, text in found.spans),
+                numbers,
+                crawl_delay=max(found.delays, default=None),
+                sitemaps=sitemaps,
+                content_signal_lines=tuple(found.signal_lines),
+            )
+        lines, groups = self._groups()
+        chosen = mode.select(groups, token)
+        if not chosen:
+            return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
+        collected = collect([group.members for group in chosen], lines)
+        return AgentRules.from_lines(
+            mode.name,
+            tuple(value for group in chosen for value in group.agents),
+            collected.rule_lines,
+            crawl_delay=max(collected.delays, default=None),
             sitemaps=sitemaps,
+            content_signal_lines=tuple(collected.content_signal_lines),
         )
 
+    def _groups(self) -> tuple[list[str], list[Group]]:
+        """The file's lines and all its groups (read once, when first needed)."""
+        if self._grouped is None:
+            lines, directives = read_directives(self._text, self._mode.lenient)
+            self._grouped = lines, self._mode.group(directives)
+        return self._grouped
+
     def __repr__(self) -> str:
-        return f"<RobotsTxt {self.matching} groups={len(self._groups)} sitemaps={len(self.sitemaps)}>"
+        return f"<RobotsTxt {self.matching} groups={len(self._groups()[1])} sitemaps={len(self.sitemaps)}>"

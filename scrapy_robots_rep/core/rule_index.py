@@ -1,4 +1,4 @@
-"""Compile a group's rules into the compact, ordered form ``AgentRules`` keeps.
+"""Compile a group's rules into the ordered, bucketed form decisions are made with.
 
 Each rule becomes an entry. Entries have a rank, the order they are tried in
 (``rfc9309``: longest pattern first, allow first on a tie; ``legacy``: file
@@ -10,65 +10,69 @@ after the leading ``/``); only one bucket, plus the entries whose literal start
 is shorter, are tried for a URL. Entries are stored bucket after bucket, each
 bucket in rank order, with the entries tried for every URL first.
 
-Line texts are kept compactly: a text that is one of a few usual spellings of
-``Disallow: ``/``Allow: `` followed by the pattern is stored as a one-byte
-code; other texts are kept whole, joined by line ends (a line holds none).
-Numbers are kept in arrays of the smallest item size that holds them.
+Per bucket, ``RuleIndex.checks`` also holds the literal starts of its disallow
+and of its allow entries as tuples, so that ``str.startswith`` (one C call)
+settles most URLs: no disallow start matches, so the URL is allowed; a disallow
+prefix longer than every allow pattern matches (``rfc9309``), so it is not; no
+allow start matches, so it is allowed unless a disallow entry matches. Only
+URLs that an allow and a disallow entry may both match need the ranked entries.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scrapy_robots_rep.core.paths import needs_normalising, normalise_legacy, normalise_rfc9309
-from scrapy_robots_rep.core.patterns import CompiledPattern, compile_pattern, pattern_text
+from scrapy_robots_rep.core.patterns import CompiledPattern, WildcardPattern, compile_pattern
 
-RuleRow = tuple[bool, str, int, str]
-"""A rule as ``(allow, pattern, line, text)``, the fields of ``Rule``: cheaper
-to make than a ``Rule`` for each of a file's rules."""
+RuleRow = tuple[bool, str, int]
+"""A rule as ``(allow, pattern as written, source index)``; the index says
+where its line is in the text the rules were read from."""
 
-Entry = tuple[CompiledPattern, bool, int, str, str]
-"""``(compiled pattern, allow, line number, line text, pattern as written)``."""
+Entry = tuple[CompiledPattern, bool, int, int]
+"""``(compiled pattern, allow, source index, length)``; the length (of the
+normalised pattern) ranks ``rfc9309`` entries, and is 0 in ``legacy``."""
 
-LINE_STARTS = (
-    ("Disallow: ", "Allow: "),
-    ("disallow: ", "allow: "),
-    ("Disallow:", "Allow:"),
-    ("disallow:", "allow:"),
-    ("DISALLOW: ", "ALLOW: "),
-)
-TEXT_KEPT = 255
-"""The code of an entry whose line text is kept as a string."""
-# Per allow (False, True): each line start of ``LINE_STARTS`` to its code.
-_LINE_START_CODES = tuple({starts[allow]: code for code, starts in enumerate(LINE_STARTS)} for allow in (False, True))
+Checks = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[WildcardPattern, ...]]
+"""``(literal starts of disallow entries, literal starts of allow entries,
+decisive disallow prefixes, plain disallow prefixes, wildcard disallow
+patterns)``. A decisive prefix is longer than every allow pattern, so when it
+matches it decides (``rfc9309``)."""
 
 # Below this many entries, buckets cost more memory than they save time.
 INDEXED_FROM = 8
 
+# Ranks are read only to compare a bucket's entry with those tried everywhere:
+# without buckets, storage order is rank order and one shared empty array does.
+_NO_RANKS: array[int] = array("H")
+
 
 @dataclass(frozen=True, slots=True)
 class RuleIndex:
-    """Parallel sequences, one item per entry, in storage order."""
+    """Parallel sequences, one item per entry, in storage order, and the per-bucket checks."""
 
     patterns: tuple[CompiledPattern, ...]
     allow_bits: int
-    ranks: array
-    lines: array
-    text_codes: bytes
-    texts: str
+    ranks: array[int]
+    sources: array[int]
+    """The source index of each entry's rule."""
     bucket_chars: str
-    bucket_starts: array
+    bucket_starts: array[int]
     """Start of each bucket, then the number of entries; entries before the
     first bucket are tried for every URL."""
+    checks: Mapping[str, Checks]
+    """Per bucket character, the checks of that bucket and of the entries tried everywhere."""
+    everywhere: Checks
+    """The checks of the entries tried everywhere (for a URL whose bucket has no entries)."""
 
 
-def build_index(matching: str, rules: Iterable[RuleRow]) -> RuleIndex:
-    """Rank, bucket and compact ``rules`` for ``matching``."""
-    ranked = _rfc9309_entries(rules) if matching == "rfc9309" else _legacy_entries(rules)
-    bucket_chars = []
-    bucket_starts = []
+def build_index(ranked: list[Entry]) -> RuleIndex:
+    """Bucket entries given in rank order (a mode's ``rank``)."""
+    bucket_chars: list[str] = []
+    bucket_starts: list[int] = []
+    order: list[int] | range
     if len(ranked) >= INDEXED_FROM:
         chars = [_bucket_char(entry[0]) for entry in ranked]
         # A stable sort by bucket keeps each bucket in rank order.
@@ -82,70 +86,75 @@ def build_index(matching: str, rules: Iterable[RuleRow]) -> RuleIndex:
         order = range(len(ranked))
     bucket_starts.append(len(ranked))
     entries = [ranked[rank] for rank in order]
-    text_codes, texts = _compact_texts(entries)
+    everywhere = entries[: bucket_starts[0]]
+    checks = {
+        char: _checks(everywhere + entries[start:end])
+        for char, start, end in zip(bucket_chars, bucket_starts, bucket_starts[1:], strict=False)
+    }
     return RuleIndex(
         patterns=tuple(entry[0] for entry in entries),
         allow_bits=sum(1 << position for position, entry in enumerate(entries) if entry[1]),
-        ranks=_smallest_array(list(order)),
-        lines=_smallest_array([entry[2] for entry in entries]),
-        text_codes=text_codes,
-        texts=texts,
+        ranks=_smallest_array(list(order)) if bucket_chars else _NO_RANKS,
+        sources=_smallest_array([entry[2] for entry in entries]),
         bucket_chars="".join(bucket_chars),
         bucket_starts=_smallest_array(bucket_starts),
+        checks=checks,
+        everywhere=_checks(everywhere),
     )
 
 
-def _rfc9309_entries(rules: Iterable[RuleRow]) -> list[Entry]:
+def rank_rfc9309(rules: Iterable[RuleRow]) -> list[Entry]:
     """Longest pattern first and, at equal length, allow first; empty patterns
     are dropped. An allowed ``.../index.htm*`` also allows its directory."""
     rows = [row for row in rules if row[1]]
     # One search over all patterns finds whether any needs normalising
     # (``str`` gives a str back as it is).
     normalise = normalise_rfc9309 if needs_normalising("".join([row[1] for row in rows])) else str
-    ranked = []
-    for allow, written, line, text in rows:
+    ranked: list[tuple[int, bool, int, Entry]] = []
+    for allow, written, source in rows:
         pattern = normalise(written)
         # Most patterns are plain prefixes, which compile to themselves.
         compiled = pattern if "*" not in pattern and pattern[-1] != "$" else compile_pattern(pattern)
         # The file position breaks ties, so that entries are never compared.
-        ranked.append((-len(pattern), not allow, len(ranked), (compiled, allow, line, text, written)))
+        ranked.append((-len(pattern), not allow, len(ranked), (compiled, allow, source, len(pattern))))
         if allow:
             slash_at = pattern.rfind("/")
             if slash_at >= 0 and pattern.startswith("/index.htm", slash_at):
                 directory = pattern[: slash_at + 1] + "$"
-                entry = (compile_pattern(directory), allow, line, text, written)
+                entry = (compile_pattern(directory), allow, source, len(directory))
                 ranked.append((-len(directory), False, len(ranked), entry))
     ranked.sort()
     return [item[3] for item in ranked]
 
 
-def _legacy_entries(rules: Iterable[RuleRow]) -> list[Entry]:
+def rank_legacy(rules: Iterable[RuleRow]) -> list[Entry]:
     """File order; an empty pattern matches everything."""
-    return [(normalise_legacy(written), allow, line, text, written) for allow, written, line, text in rules]
+    return [(normalise_legacy(written), allow, source, 0) for allow, written, source in rules]
+
+
+def _literal_start(compiled: CompiledPattern) -> str:
+    """What a URL path must start with to match: the pattern, or its part before the first ``*``."""
+    return compiled if compiled.__class__ is str else compiled[1]  # type: ignore[return-value]
 
 
 def _bucket_char(compiled: CompiledPattern) -> str:
     """The second character of the literal start, or "" when it is shorter."""
-    start = compiled if compiled.__class__ is str else compiled[1]
-    return start[1:2]
+    return _literal_start(compiled)[1:2]
 
 
-def _smallest_array(numbers: list[int]) -> array:
+def _checks(entries: list[Entry]) -> Checks:
+    disallowed = [entry for entry in entries if not entry[1]]
+    longest_allow = max((entry[3] for entry in entries if entry[1]), default=0)
+    plain = [entry for entry in disallowed if entry[0].__class__ is str]
+    return (
+        tuple(_literal_start(entry[0]) for entry in disallowed),
+        tuple(_literal_start(entry[0]) for entry in entries if entry[1]),
+        tuple(entry[0] for entry in plain if entry[3] > longest_allow),  # type: ignore[misc]
+        tuple(entry[0] for entry in plain),  # type: ignore[misc]
+        tuple(entry[0] for entry in disallowed if entry[0].__class__ is not str),  # type: ignore[misc]
+    )
+
+
+def _smallest_array(numbers: list[int]) -> array[int]:
     """``numbers`` as 2-byte items when they fit, else 4-byte items."""
     return array("H" if max(numbers, default=0) < 1 << 16 else "I", numbers)
-
-
-def _compact_texts(entries: list[Entry]) -> tuple[bytes, str]:
-    """One code per entry (an index into ``LINE_STARTS`` or ``TEXT_KEPT``),
-    and the texts kept whole, in entry order, one per line. Only a pattern that
-    reads as it was compiled can be rebuilt from a code."""
-    codes = bytearray()
-    kept = []
-    for compiled, allow, _, text, written in entries:
-        code = TEXT_KEPT
-        if text.endswith(written) and (compiled if compiled.__class__ is str else pattern_text(compiled)) == written:
-            code = _LINE_START_CODES[allow].get(text[: len(text) - len(written)], TEXT_KEPT)
-        codes.append(code)
-        if code == TEXT_KEPT:
-            kept.append(text)
-    return bytes(codes), "\n".join(kept)

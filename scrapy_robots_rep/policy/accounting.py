@@ -1,4 +1,4 @@
-"""Per-origin request accounting: every request is allowed, disallowed or dropped."""
+"""Per-origin request accounting: how each request that reached the middleware ended."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ from dataclasses import dataclass
 
 @dataclass(slots=True)
 class OriginCounts:
-    """Counters of one origin. ``deferred`` counts deferral events; ``parked`` is current."""
+    """Counters of one origin. ``deferred`` counts deferrals; ``parked`` is how many wait right now."""
 
-    seen: int = 0
     allowed: int = 0
     disallowed: int = 0
     dropped_unreachable: int = 0
     deferred: int = 0
     parked: int = 0
 
-    def balanced(self) -> bool:
-        """True when every request seen ended one way or is still parked."""
-        return self.seen == self.allowed + self.disallowed + self.dropped_unreachable + self.parked
+    @property
+    def seen(self) -> int:
+        """Requests decided: allowed, disallowed or dropped."""
+        return self.allowed + self.disallowed + self.dropped_unreachable
 
 
 class Accounting:
@@ -34,5 +34,5 @@ class Accounting:
         return counts
 
     def unbalanced(self) -> dict[str, OriginCounts]:
-        """Origins whose counters do not add up."""
-        return {origin: counts for origin, counts in self.origins.items() if not counts.balanced()}
+        """Origins with parked requests that were neither released nor kept at close: lost ones."""
+        return {origin: counts for origin, counts in self.origins.items() if counts.parked}

@@ -1,100 +1,133 @@
-"""Per-origin robots.txt records and where they are kept.
+"""Per-origin robots.txt records, their plain-data form, and the bounded in-process cache.
 
-:class:`MemoryCache` is the bounded in-process LRU every crawl has;
-:class:`SharedStore` is the optional second tier a fleet of crawlers shares
-(``REP_CACHE_BACKEND``).
+:class:`MemoryCache` is the LRU every crawl has; a fleet shares records through a
+store of :mod:`scrapy_robots_rep.stores`, which keeps them as :meth:`CacheRecord.to_dict`.
 """
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from scrapy_robots_rep.core import AgentRules
-from scrapy_robots_rep.policy.status import OUTCOMES
+from scrapy_robots_rep.policy.freshness import LifetimeSource, Validators
+from scrapy_robots_rep.policy.status import Outcome
 
-RECORD_VERSION = 1
-_MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d+)\"?", re.IGNORECASE)
+RECORD_VERSION = 2
+"""Version of :meth:`CacheRecord.to_dict`; 2 added the validators and the lifetime source."""
+
+_SAME_AS_RULES = "rules"
+"""``last_good`` in plain data when it is the record's own rules (the usual case), to store them once."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CacheRecord:
-    """What is known about one origin's robots.txt; what a fleet shares."""
+    """What is known about one origin's robots.txt; what a fleet shares.
+
+    ``rules`` decide requests now. ``last_good`` is the last copy of rules obtained (the
+    record's own rules after a success), kept through failures for stale-on-error.
+    ``unreachable_since`` is when the origin started failing (None while it answers).
+    ``validators`` revalidate the rules with a conditional request; ``lifetime_source``
+    says where the lifetime of a success came from (None for a failure, whose
+    ``expires_at`` is the time of the next attempt).
+    """
 
     rules: AgentRules
-    outcome: str
+    outcome: Outcome
     status: int | None
     fetched_at: float
     expires_at: float
-    unreachable_since: float | None
-    last_good: AgentRules | None
+    unreachable_since: float | None = None
+    last_good: AgentRules | None = None
+    validators: Validators | None = None
+    lifetime_source: LifetimeSource | None = None
 
     def is_fresh(self, now: float) -> bool:
         return now < self.expires_at
 
+    @property
+    def holds_rules(self) -> bool:
+        """True when the record holds rules obtained from the site: a success, or a failure with a last good copy.
+
+        Such a record decides requests even once expired (stale-while-revalidate, stale-on-error).
+        """
+        return not self.outcome.failed or self.last_good is not None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe plain data, versioned."""
+        if self.last_good is None:
+            last_good: Any = None
+        elif self.last_good is self.rules:
+            last_good = _SAME_AS_RULES
+        else:
+            last_good = self.last_good.to_dict()
+        validators = self.validators
         return {
             "v": RECORD_VERSION,
             "rules": self.rules.to_dict(),
-            "outcome": self.outcome,
+            "outcome": self.outcome.value,
             "status": self.status,
             "fetched_at": self.fetched_at,
             "expires_at": self.expires_at,
             "unreachable_since": self.unreachable_since,
-            "last_good": None if self.last_good is None else self.last_good.to_dict(),
+            "last_good": last_good,
+            "validators": None
+            if validators is None
+            else {"etag": validators.etag, "last_modified": validators.last_modified},
+            "lifetime_source": None if self.lifetime_source is None else self.lifetime_source.value,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CacheRecord:
-        """Rebuild from :meth:`to_dict` output; ``ValueError`` if malformed or of another version."""
-        if not isinstance(data, Mapping) or data.get("v") != RECORD_VERSION:
-            raise ValueError(f"not a version {RECORD_VERSION} cache record: {data!r:.200}")
+        """Rebuild from :meth:`to_dict` output; ``ValueError`` if malformed or of another version.
+
+        Records of other versions are refused rather than converted: a store
+        reads them as missing, and the origin's robots.txt is fetched again.
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a cache record must be a mapping, got {type(data).__name__}")
+        if data.get("v") != RECORD_VERSION:
+            raise ValueError(f"cache record of version {data.get('v')!r}, expected {RECORD_VERSION}")
         try:
-            outcome = data["outcome"]
+            rules = AgentRules.from_dict(data["rules"])
             status = data["status"]
-            last_good = data["last_good"]
-            record = cls(
-                rules=AgentRules.from_dict(data["rules"]),
-                outcome=outcome,
+            source = data["lifetime_source"]
+            return cls(
+                rules=rules,
+                outcome=Outcome(data["outcome"]),
                 status=None if status is None else int(status),
                 fetched_at=float(data["fetched_at"]),
                 expires_at=float(data["expires_at"]),
                 unreachable_since=_optional_float(data["unreachable_since"]),
-                last_good=None if last_good is None else AgentRules.from_dict(last_good),
+                last_good=_last_good(data["last_good"], rules),
+                validators=_validators(data["validators"]),
+                lifetime_source=None if source is None else LifetimeSource(source),
             )
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"malformed cache record: {error}") from error
-        if outcome not in OUTCOMES:
-            raise ValueError(f"malformed cache record: unknown outcome {outcome!r}")
-        return record
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"malformed cache record: {error!r}") from error
 
 
 def _optional_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def record_lifetime(
-    cache_control: str | None,
-    *,
-    ttl: float,
-    honor_headers: bool,
-    ttl_min: float,
-    ttl_max: float,
-) -> float:
-    """Seconds a fetched robots.txt stays fresh.
+def _last_good(data: Any, rules: AgentRules) -> AgentRules | None:
+    if data is None:
+        return None
+    if data == _SAME_AS_RULES:
+        return rules
+    return AgentRules.from_dict(data)
 
-    ``REP_CACHE_TTL``, or with ``REP_CACHE_HONOR_HEADERS`` the response's
-    ``Cache-Control: max-age`` clamped to [``REP_CACHE_TTL_MIN``, ``REP_CACHE_TTL_MAX``].
-    """
-    if honor_headers and cache_control:
-        match = _MAX_AGE.search(cache_control)
-        if match:
-            return min(max(float(match.group(1)), ttl_min), ttl_max)
-    return ttl
+
+def _validators(data: Any) -> Validators | None:
+    if data is None:
+        return None
+    etag, last_modified = data["etag"], data["last_modified"]
+    if not all(value is None or isinstance(value, str) for value in (etag, last_modified)):
+        raise ValueError(f"malformed cache record: validators {data!r:.200}")
+    return Validators(etag=etag, last_modified=last_modified)
 
 
 class MemoryCache:
@@ -124,29 +157,3 @@ class MemoryCache:
 
     def __len__(self) -> int:
         return len(self._records)
-
-
-class SharedStore(Protocol):
-    """A second cache tier shared by a fleet of crawlers, behind :class:`MemoryCache`.
-
-    Consulted only on a memory miss, inside the one per-origin fetch task.
-    Implementations degrade on their own errors instead of breaking the crawl.
-    ``counters`` (stats key -> count) is copied into the crawl stats at close.
-    """
-
-    counters: Mapping[str, int]
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> SharedStore: ...
-
-    async def load(self, origin: str) -> CacheRecord | None: ...
-
-    async def store(self, origin: str, record: CacheRecord) -> None: ...
-
-    async def acquire_fetch(self, origin: str) -> bool: ...
-
-    async def release_fetch(self, origin: str) -> None: ...
-
-    async def wait_for_record(self, origin: str, timeout: float) -> CacheRecord | None: ...
-
-    async def close(self) -> None: ...

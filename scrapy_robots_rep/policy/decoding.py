@@ -7,6 +7,7 @@ costs no more than a plain file.
 
 from __future__ import annotations
 
+import importlib
 import zlib
 from collections.abc import Callable
 
@@ -56,11 +57,11 @@ def _inflate(data: bytes, limit: int, attempts: tuple[int, ...]) -> bytes | None
 
 def _brotli(data: bytes, limit: int) -> bytes | None:
     try:
-        import brotli
+        brotli = importlib.import_module("brotli")  # optional, and untyped
     except ImportError:
         return None
     try:
-        return brotli.Decompressor().process(data, output_buffer_limit=limit)[:limit]
+        return bytes(brotli.Decompressor().process(data, output_buffer_limit=limit)[:limit])
     except brotli.error:
         return None
 

@@ -1,73 +1,100 @@
-"""Per-origin deferral state and the decisions around it (SPEC.md section 5).
+"""Where a request goes while its origin's robots.txt is being obtained, and what follows a failed fetch.
 
-An origin whose rules are not fresh has its requests *parked* while one
-fetch runs; failed fetches are retried with exponential backoff within a
-deferral cycle of ``REP_DEFER_MAX_TIME`` seconds, after which the origin's
-requests are dropped for another ``REP_DEFER_MAX_TIME`` seconds.
+Pure decisions over plain state (``docs/behaviour.md`` §5 and §6): a request is decided by
+any rules held for its origin, fresh or not (a stale copy is used while a refresh or a retry
+is under way); without rules it is parked until they are obtained; after a failed deferral
+cycle it is dropped for a while.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.policy.cache import CacheRecord
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.cache import CacheRecord
 
 BACKOFF_BASE = 1.0
 BACKOFF_MAX = 300.0
 
-T = TypeVar("T")
-
 
 class Route(Enum):
-    """What to do with a request of an origin right now."""
+    """Where a request of an origin goes right now."""
 
-    DECIDE = "decide"  # fresh rules: allowed or disallowed by them
-    PARK = "park"  # hold it until the origin's fetch resolves
-    DROP = "drop"  # the origin is in its drop window after a failed deferral cycle
+    DECIDE = "decide"
+    """Rules are held (fresh, or a copy kept while a refresh or retry runs): decide by them."""
+    PARK = "park"
+    """No rules yet: hold the request until the origin's robots.txt is obtained."""
+    DROP = "drop"
+    """The origin's last deferral cycle failed: drop the request as unreachable."""
 
 
-class Plan(Enum):
-    """What to do after a fetch that left the origin unreachable."""
+class Recovery(Enum):
+    """What follows a fetch that left the origin unreachable."""
 
-    USE_COPY = "use_copy"  # stale-on-error: apply the last rules obtained
-    ALLOW_ALL = "allow_all"  # unreachable longer than REP_UNREACHABLE_MAX_AGE, no copy
-    RETRY = "retry"  # wait, then fetch again
-    DROP = "drop"  # the deferral cycle is over: drop the origin's requests
+    USE_COPY = "use_copy"
+    """Decide by the last rules obtained, and fetch again later."""
+    ALLOW_ALL = "allow_all"
+    """Unreachable longer than ``REP_UNREACHABLE_MAX_AGE`` and no copy: allow everything."""
+    RETRY = "retry"
+    """Keep the requests parked and fetch again after a delay."""
+    DROP = "drop"
+    """The deferral cycle is over: drop the origin's requests for ``REP_DEFER_MAX_TIME``."""
 
 
 @dataclass(slots=True)
-class OriginState(Generic[T]):
-    """What the middleware tracks about an origin besides its cache record."""
+class OriginState:
+    """What is tracked about an origin besides its cache record, while it is being fetched or failing."""
 
-    parked: list[T] = field(default_factory=list)
     fetching: bool = False
     cycle_started: float | None = None
+    """When the current deferral cycle's first fetch started."""
     failures: int = 0
+    """Failed fetches in a row."""
     drop_until: float | None = None
+    """End of the drop window that follows a failed cycle."""
+    next_fetch_at: float = 0.0
+    """No fetch before this time (backoff, ``Retry-After``)."""
+
+    def dropping(self, now: float) -> bool:
+        return self.drop_until is not None and now < self.drop_until
 
 
-def route(state: OriginState[T] | None, record: CacheRecord | None, now: float) -> Route:
-    """Where a request of this origin goes."""
-    if state is not None and state.drop_until is not None and now < state.drop_until:
+def route(state: OriginState | None, record: CacheRecord | None, now: float, released: bool = False) -> Route:
+    """Where a request of an origin with this state and record goes.
+
+    A ``released`` request was parked and given back when its origin's fetch task ended: if
+    that left no rules, its deferral cycle failed and it is dropped (however short the drop
+    window, even ``REP_DEFER_MAX_TIME = 0``).
+    """
+    if state is not None and state.dropping(now):
         return Route.DROP
-    if record is not None and record.is_fresh(now):
+    if released and record is not None and not record.holds_rules:
+        return Route.DROP
+    if record is not None and record.holds_rules:
         return Route.DECIDE
     return Route.PARK
 
 
+def refresh_due(state: OriginState | None, record: CacheRecord, now: float) -> bool:
+    """Whether a request decided by ``record`` should start a background refresh now."""
+    if record.is_fresh(now):
+        return False
+    return state is None or (not state.fetching and now >= state.next_fetch_at)
+
+
 def backoff_delay(failures: int) -> float:
     """Seconds to wait after the ``failures``-th failed fetch in a row (1, 2, 4, … capped)."""
-    return min(BACKOFF_BASE * 2 ** max(failures - 1, 0), BACKOFF_MAX)
+    return min(BACKOFF_BASE * 2.0 ** min(max(failures - 1, 0), 32), BACKOFF_MAX)
 
 
 @dataclass(frozen=True, slots=True)
 class FailurePlan:
-    """A :class:`Plan` and its delay: until the retry, until the copy's refresh, or the drop window."""
+    """A :class:`Recovery` and its delay: until the next fetch, or the length of the drop window."""
 
-    plan: Plan
-    delay: float = 0.0
+    recovery: Recovery
+    delay: float
 
 
 def plan_after_failure(
@@ -80,16 +107,21 @@ def plan_after_failure(
     thirty_day_rule: bool,
     unreachable_max_age: float,
     defer_max_time: float,
+    retry_after: float | None = None,
 ) -> FailurePlan:
-    """Decide what follows a failed fetch (status 429/5xx, timeout, network error).
+    """What follows a failed fetch (status 429/5xx, timeout, network error).
 
-    ``thirty_day_rule`` is True for the ``rfc9309`` status policy only.
+    The next fetch waits for the backoff, and never less than the server's
+    ``Retry-After`` (itself capped at ``defer_max_time``).
     """
+    wait = backoff_delay(failures)
+    if retry_after is not None:
+        wait = max(wait, min(retry_after, defer_max_time))
     if has_copy:
-        return FailurePlan(Plan.USE_COPY, backoff_delay(failures))
+        return FailurePlan(Recovery.USE_COPY, wait)
     if thirty_day_rule and now - unreachable_since >= unreachable_max_age:
-        return FailurePlan(Plan.ALLOW_ALL, backoff_delay(failures))
+        return FailurePlan(Recovery.ALLOW_ALL, wait)
     remaining = cycle_started + defer_max_time - now
-    if remaining <= 0:
-        return FailurePlan(Plan.DROP, defer_max_time)
-    return FailurePlan(Plan.RETRY, min(backoff_delay(failures), remaining))
+    if remaining <= 0 or (retry_after is not None and wait > remaining):
+        return FailurePlan(Recovery.DROP, defer_max_time)
+    return FailurePlan(Recovery.RETRY, min(wait, remaining))

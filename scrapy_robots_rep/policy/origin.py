@@ -1,4 +1,4 @@
-"""Origins: scheme + lower-cased host (IDN as punycode) + port, default port folded."""
+"""Origins (scheme + lower-cased host, IDN as punycode, + port, default port folded) and exempt hosts."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def origin_from_parts(scheme: str, netloc: str) -> str | None:
         port_text = rest[1:] if rest.startswith(":") else ""
     else:
         host, _, port_text = hostport.partition(":")
-        host = _ascii_host(host.rstrip("."))
+        host = ascii_host(host)
     if not host or host == "[]":
         return None
     if port_text and not port_text.isdigit():
@@ -42,14 +42,26 @@ def origin_from_parts(scheme: str, netloc: str) -> str | None:
     return f"{scheme}://{host}:{port}"
 
 
-def _ascii_host(host: str) -> str:
-    host = host.lower()
+def ascii_host(host: str) -> str:
+    """``host`` lower-cased, without a trailing dot, IDN as punycode; ``""`` if it cannot be encoded."""
+    host = host.rstrip(".").lower()
     if host.isascii():
         return host
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
         return ""
+
+
+def is_exempt(host: str, domains: tuple[str, ...]) -> bool:
+    """True when ``host`` is one of ``domains`` or a subdomain of one (``REP_EXEMPT_DOMAINS``).
+
+    ``domains`` are normalised as :func:`ascii_host` gives them (the settings do that).
+    """
+    if not domains:
+        return False
+    host = ascii_host(host)
+    return any(host == domain or host.endswith("." + domain) for domain in domains)
 
 
 def robots_url(origin: str) -> str:

@@ -1,43 +1,56 @@
 """The ``REP_*`` settings, read and validated from a plain mapping.
 
 A bad value raises :class:`SettingsError` naming the setting and what it
-accepts; the Scrapy layer turns that into a start-up error.
+accepts; the Scrapy layer turns that into a start-up error. Other components
+read their own settings the same way with :class:`SettingsReader`.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from scrapy_robots_rep.core import MATCHING_MODES
-
-STATUS_POLICIES = ("rfc9309", "legacy")
+from scrapy_robots_rep.core.modes import MATCHING_MODES
+from scrapy_robots_rep.policy.origin import ascii_host
+from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 _DAY = 86400.0
 _TRUE_STRINGS = frozenset({"1", "true", "yes", "on"})
 _FALSE_STRINGS = frozenset({"0", "false", "no", "off", ""})
-_PRODUCT_TOKEN = re.compile(r"[^\s/]+")
+_DOMAIN = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
+_DEFAULT_AGENT = "Scrapy"
+
+_Number = TypeVar("_Number", int, float)
 
 
 class SettingsError(ValueError):
-    """A ``REP_*`` setting has a value the middleware cannot use."""
+    """A setting has a value this package cannot use."""
 
 
 @dataclass(frozen=True, slots=True)
 class RepSettings:
-    """Every ``REP_*`` setting, validated, with the defaults of SPEC.md."""
+    """Every ``REP_*`` setting, validated, with the defaults of docs/behaviour.md.
+
+    ``user_agent`` is the configured agent string (``REP_USER_AGENT``, else
+    ``ROBOTSTXT_USER_AGENT``, else ``USER_AGENT``), not reduced: the matching
+    mode reduces it (``matching_mode(matching).agent_token(user_agent)``).
+    ``matching`` and ``status_policy`` are names, keys of ``MATCHING_MODES`` and
+    ``STATUS_POLICIES``. ``defer_max_time`` 0 means requests of an unreachable
+    origin are never deferred: they are dropped at once.
+    """
 
     enabled: bool = True
     matching: str = "rfc9309"
     status_policy: str = "rfc9309"
-    user_agent: str = "Scrapy"
+    user_agent: str = _DEFAULT_AGENT
     from_header: str | None = None
     max_size: int = 512_000
     max_redirects: int = 5
-    fetch_timeout: float = 180.0
+    fetch_timeout: float = 30.0
     unreachable_max_age: float = 30 * _DAY
     defer_max_time: float = 600.0
     cache_ttl: float = _DAY
@@ -48,27 +61,23 @@ class RepSettings:
     cache_backend: str | None = None
     crawl_delay: bool = True
     crawl_delay_max: float = 60.0
+    exempt_domains: tuple[str, ...] = ()
+    report: str | None = None
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:
-        """Build from Scrapy settings or any mapping of setting names to values.
-
-        ``USER_AGENT`` and ``DOWNLOAD_TIMEOUT`` give the defaults of
-        ``REP_USER_AGENT`` and ``REP_FETCH_TIMEOUT``.
-        """
-        reader = _Reader(settings)
+        """Build from Scrapy settings or any mapping of setting names to values."""
+        reader = SettingsReader(settings)
         defaults = cls()
-        default_agent = product_token(str(settings.get("USER_AGENT") or "")) or defaults.user_agent
-        default_timeout = reader.number("DOWNLOAD_TIMEOUT", defaults.fetch_timeout, minimum=0, above=True)
         result = cls(
             enabled=reader.boolean("REP_ENABLED", defaults.enabled),
             matching=reader.choice("REP_MATCHING", defaults.matching, MATCHING_MODES),
             status_policy=reader.choice("REP_STATUS_POLICY", defaults.status_policy, STATUS_POLICIES),
-            user_agent=reader.text("REP_USER_AGENT", default_agent),
+            user_agent=_configured_agent(reader),
             from_header=reader.optional_text("REP_FROM"),
             max_size=reader.integer("REP_MAX_SIZE", defaults.max_size, minimum=1),
             max_redirects=reader.integer("REP_MAX_REDIRECTS", defaults.max_redirects, minimum=0),
-            fetch_timeout=reader.number("REP_FETCH_TIMEOUT", default_timeout, minimum=0, above=True),
+            fetch_timeout=reader.number("REP_FETCH_TIMEOUT", defaults.fetch_timeout, minimum=0, above=True),
             unreachable_max_age=reader.number("REP_UNREACHABLE_MAX_AGE", defaults.unreachable_max_age, minimum=0),
             defer_max_time=reader.number("REP_DEFER_MAX_TIME", defaults.defer_max_time, minimum=0),
             cache_ttl=reader.number("REP_CACHE_TTL", defaults.cache_ttl, minimum=0),
@@ -79,6 +88,8 @@ class RepSettings:
             cache_backend=reader.optional_text("REP_CACHE_BACKEND"),
             crawl_delay=reader.boolean("REP_CRAWL_DELAY", defaults.crawl_delay),
             crawl_delay_max=reader.number("REP_CRAWL_DELAY_MAX", defaults.crawl_delay_max, minimum=0),
+            exempt_domains=reader.domains("REP_EXEMPT_DOMAINS"),
+            report=reader.optional_path("REP_REPORT"),
         )
         if result.cache_ttl_min > result.cache_ttl_max:
             raise SettingsError(
@@ -88,23 +99,34 @@ class RepSettings:
         return result
 
 
-def product_token(user_agent: str) -> str:
-    """The leading product token of a User-Agent: ``mybot/1.0 (+https://…)`` gives ``mybot``."""
-    match = _PRODUCT_TOKEN.match(user_agent.strip())
-    return match.group(0) if match else ""
+def _configured_agent(reader: SettingsReader) -> str:
+    """``REP_USER_AGENT``, else ``ROBOTSTXT_USER_AGENT``, else ``USER_AGENT`` (docs/behaviour.md §7)."""
+    agent = reader.text("REP_USER_AGENT", "")
+    if agent:
+        return agent
+    for name in ("ROBOTSTXT_USER_AGENT", "USER_AGENT"):
+        agent = (reader.optional_text(name) or "").strip()
+        if agent:
+            return agent
+    return _DEFAULT_AGENT
 
 
-class _Reader:
-    """Reads one typed setting at a time, raising :class:`SettingsError` on bad values."""
+class SettingsReader:
+    """Reads one typed setting at a time from a mapping, raising :class:`SettingsError` on bad values.
+
+    ``None`` (or a missing name) gives the default. Strings, as ``scrapy -s NAME=value``
+    passes them, are converted.
+    """
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self._settings = settings
 
-    def _raw(self, name: str) -> Any:
+    def raw(self, name: str) -> Any:
+        """The value as configured, ``None`` when not set."""
         return self._settings.get(name)
 
     def boolean(self, name: str, default: bool) -> bool:
-        value = self._raw(name)
+        value = self.raw(name)
         if value is None:
             return default
         if isinstance(value, bool):
@@ -115,17 +137,20 @@ class _Reader:
             return value.strip().lower() in _TRUE_STRINGS
         raise SettingsError(f"{name} must be True or False, got {value!r}")
 
-    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> str:
-        value = self._raw(name)
+    def choice(self, name: str, default: str, allowed: Iterable[str]) -> str:
+        """One of ``allowed`` (for a registry such as ``STATUS_POLICIES``: one of its names)."""
+        value = self.raw(name)
         if value is None:
             return default
-        if value not in allowed:
-            options = ", ".join(repr(option) for option in allowed)
+        names = list(allowed)
+        if value not in names:
+            options = ", ".join(repr(option) for option in names)
             raise SettingsError(f"{name} must be one of {options}, got {value!r}")
         return str(value)
 
     def text(self, name: str, default: str) -> str:
-        value = self._raw(name)
+        """A non-empty string, stripped."""
+        value = self.raw(name)
         if value is None:
             return default
         if not isinstance(value, str) or not value.strip():
@@ -133,15 +158,28 @@ class _Reader:
         return value.strip()
 
     def optional_text(self, name: str) -> str | None:
-        value = self._raw(name)
+        """A string; ``None`` when not set or empty."""
+        value = self.raw(name)
         if value is None or value == "":
             return None
         if not isinstance(value, str):
             raise SettingsError(f"{name} must be a string, got {value!r}")
         return value
 
+    def optional_path(self, name: str) -> str | None:
+        """A file path (a string or ``pathlib.Path``); ``None`` when not set or empty."""
+        value = self.raw(name)
+        if isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be a file path, got {value!r}")
+        return value
+
     def number(self, name: str, default: float, *, minimum: float, above: bool = False) -> float:
-        value = self._raw(name)
+        """A finite number, at least ``minimum`` (greater than it with ``above``)."""
+        value = self.raw(name)
         if value is None:
             return default
         number = self._parse(name, value, float, "a number of seconds")
@@ -151,7 +189,8 @@ class _Reader:
         return number
 
     def integer(self, name: str, default: int, *, minimum: int) -> int:
-        value = self._raw(name)
+        """A whole number, at least ``minimum``."""
+        value = self.raw(name)
         if value is None:
             return default
         if isinstance(value, float) and not value.is_integer():
@@ -160,13 +199,31 @@ class _Reader:
         self._check_minimum(name, value, number, minimum, above=False)
         return number
 
+    def domains(self, name: str) -> tuple[str, ...]:
+        """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries = [entry for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of domain names or a comma-separated string, got {value!r}")
+        domains: list[str] = []
+        for entry in entries:
+            domain = _domain(name, entry)
+            if domain not in domains:
+                domains.append(domain)
+        return tuple(domains)
+
     @staticmethod
-    def _parse(name: str, value: Any, kind: type, description: str) -> Any:
+    def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
         if isinstance(value, bool):
             raise SettingsError(f"{name} must be {description}, got {value!r}")
         try:
             return kind(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise SettingsError(f"{name} must be {description}, got {value!r}") from None
 
     @staticmethod
@@ -175,3 +232,19 @@ class _Reader:
             raise SettingsError(f"{name} must be greater than {minimum:g}, got {value!r}")
         if number < minimum:
             raise SettingsError(f"{name} must be at least {minimum:g}, got {value!r}")
+
+
+def _domain(name: str, entry: Any) -> str:
+    """One exempt domain, normalised; a URL or a pattern gets an error saying what to write instead."""
+    if not isinstance(entry, str) or not entry.strip():
+        raise SettingsError(f"{name} must list domain names such as 'api.example.com', got {entry!r}")
+    text = entry.strip()
+    if "://" in text or "/" in text:
+        raise SettingsError(f"{name} lists domain names, not URLs: got {text!r}; write e.g. 'api.example.com'")
+    domain = ascii_host(text.lstrip("."))
+    if not _DOMAIN.fullmatch(domain):
+        raise SettingsError(
+            f"{name} lists domain names (subdomains are included; no '*', no port): got {text!r}; "
+            "write e.g. 'example.com'"
+        )
+    return domain

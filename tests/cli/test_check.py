@@ -51,12 +51,12 @@ def test_text_report_names_group_rule_line_and_reason(capsys, robots_file):
         "  sitemap     https://example.com/sitemap.xml",
         "",
         f"allowed     {CATALOG}",
-        "  group     User-agent: *",
+        "  group     User-agent: * (line 1)",
         "  rule      line 3: Allow: /shop/catalog",
         "  reason    longest match",
         "",
         f"disallowed  {PDF}",
-        "  group     User-agent: *",
+        "  group     User-agent: * (line 1)",
         "  rule      line 4: Disallow: /*.pdf$",
         "  reason    longest match",
     ]
@@ -68,9 +68,9 @@ def test_legacy_matching_takes_the_first_prefix_and_ignores_wildcards(capsys, ro
     )
 
     assert status == 1
-    assert f"disallowed  {CATALOG}\n  group     User-agent: *\n  rule      line 2: Disallow: /shop\n" \
+    assert f"disallowed  {CATALOG}\n  group     User-agent: * (line 1)\n  rule      line 2: Disallow: /shop\n" \
         "  reason    first match" in out
-    assert f"allowed     {PDF}\n  group     User-agent: *\n  rule      none\n" \
+    assert f"allowed     {PDF}\n  group     User-agent: * (line 1)\n  rule      none\n" \
         "  reason    no rule matched" in out
 
 
@@ -88,9 +88,9 @@ def test_agent_specific_group_is_chosen(capsys, robots_file):
     )
 
     assert status == 1
-    assert "disallowed  https://example.com/private/a\n  group     User-agent: mybot\n" \
+    assert "disallowed  https://example.com/private/a\n  group     User-agent: mybot (line 7)\n" \
         "  rule      line 8: Disallow: /private" in out
-    assert "allowed     https://example.com/shop\n  group     User-agent: mybot\n  rule      none" in out
+    assert "allowed     https://example.com/shop\n  group     User-agent: mybot (line 7)\n  rule      none" in out
 
 
 @pytest.mark.parametrize(
@@ -138,7 +138,7 @@ def test_standard_input_is_read_with_dash():
         "robots.txt <stdin>: read from standard input",
         "",
         "disallowed  https://example.com/a",
-        "  group     User-agent: *",
+        "  group     User-agent: * (line 1)",
         "  rule      line 2: Disallow: /a",
         "  reason    longest match",
     ]
@@ -176,6 +176,8 @@ def test_missing_file_is_a_usage_error(capsys, tmp_path):
             "ROBOTS URL must be <origin>/robots.txt, e.g. https://example.com/robots.txt",
         ),
         (["inspect", "robots.txt"], "invalid choice: 'inspect'"),
+        (["check", "robots.txt", CATALOG, "--lint"], "--lint checks ROBOTS itself: give no URL"),
+        (["check", "robots.txt", "--lint", "--compare"], "--lint and --compare cannot be combined"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
@@ -184,3 +186,91 @@ def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
 
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+MERGED = """\
+User-agent: *
+Disallow: /
+
+User-agent: mybot
+Disallow: /private
+Content-Signal: search=yes, ai-train=no
+
+User-agent: otherbot
+User-agent: mybot
+Allow: /private/open
+"""
+
+
+@pytest.fixture
+def merged_file(tmp_path: Path) -> str:
+    path = tmp_path / "robots.txt"
+    path.write_text(MERGED)
+    return str(path)
+
+
+def test_merged_groups_print_each_user_agent_line_once_with_its_number(capsys, merged_file):
+    status, out, _ = run(capsys, "check", merged_file, "https://example.com/private/a", "--agent", "mybot")
+
+    assert status == 1
+    assert "  group     User-agent: mybot (lines 4, 9), User-agent: otherbot (line 8)\n" in out
+
+
+def test_json_lists_the_group_lines_and_the_content_signals(capsys, merged_file):
+    _, out, _ = run(capsys, "check", merged_file, "https://example.com/private/open/x", "--agent", "mybot", "--json")
+
+    [source] = json.loads(out)["robots"]
+    assert source["group_lines"] == [
+        {"line": 4, "text": "User-agent: mybot"},
+        {"line": 8, "text": "User-agent: otherbot"},
+        {"line": 9, "text": "User-agent: mybot"},
+    ]
+    assert source["content_signals"] == {"search": True, "ai-train": False}
+    [result] = source["results"]
+    assert (result["verdict"], result["rule"]["line"]) == ("allowed", 10)
+
+
+def test_content_signals_for_the_agent_are_shown(capsys, merged_file):
+    _, mine, _ = run(capsys, "check", merged_file, "https://example.com/", "--agent", "mybot")
+    _, others, _ = run(capsys, "check", merged_file, "https://example.com/", "--agent", "somebot")
+
+    assert "  signals     search=yes, ai-train=no\n" in mine
+    assert "  signals " not in others
+
+
+def test_a_full_user_agent_is_read_as_its_product_token(capsys, merged_file):
+    urls = ["https://example.com/private/a", "https://example.com/private/open/b", "https://example.com/public"]
+    full_status, full, _ = run(
+        capsys, "check", merged_file, *urls, "--agent", "mybot/1.0 (+https://example.com/bot)", "--json"
+    )
+    token_status, token, _ = run(capsys, "check", merged_file, *urls, "--agent", "mybot", "--json")
+    _, text, _ = run(capsys, "check", merged_file, urls[0], "--agent", "mybot/1.0 (+https://example.com/bot)")
+
+    assert full_status == token_status == 1
+    assert json.loads(full)["robots"] == json.loads(token)["robots"]
+    assert [result["verdict"] for result in json.loads(full)["robots"][0]["results"]] == [
+        "disallowed", "allowed", "allowed",
+    ]
+    assert text.splitlines()[0] == "agent 'mybot/1.0 (+https://example.com/bot)' (read as 'mybot'), matching rfc9309"
+
+
+def test_an_agent_no_group_can_name_is_warned_about(capsys, robots_file):
+    status, _, err = run(capsys, "check", robots_file, CATALOG, "--agent", "360bot")
+
+    assert status == 0
+    assert err.startswith("warning: the product token '360bot' has characters outside A-Z")
+
+
+def test_a_url_of_another_origin_is_a_warning(capsys, robots_file):
+    status, out, _ = run(capsys, "check", robots_file, CATALOG, "https://other.example/shop", "--agent", "x")
+
+    assert status == 1
+    assert out.endswith(
+        "disallowed  https://other.example/shop\n"
+        "  group     User-agent: * (line 1)\n"
+        "  rule      line 2: Disallow: /shop\n"
+        "  reason    longest match\n"
+        "  warning   https://other.example is another origin than the first URL's (https://example.com): "
+        "a robots.txt speaks for one origin only\n"
+    )
+    assert out.count("warning") == 1

@@ -72,7 +72,7 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
     assert "HTTP 403 -> allow_all" in blocks["forbidden"]
     assert counts(blocks["forbidden"]) == (2, 0, 0)
     flaky = blocks["flaky"]
-    assert "HTTP 200 -> rules  (server answered 503, 200)" in flaky
+    assert "HTTP 503 -> unreachable, then HTTP 200 -> rules  (server answered 503, 200)" in flaky
     assert "1 allowed, 1 disallowed, 2 deferred, 0 dropped" in flaky  # both waited for the retry
     moved = blocks["moved"]
     assert "HTTP 200 -> rules  (server answered 301)" in moved

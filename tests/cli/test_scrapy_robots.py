@@ -41,9 +41,9 @@ def test_project_agent_and_user_agent_header_are_used(sites):
         "agent 'demobot', matching rfc9309",
         f"robots.txt {site.url}/robots.txt: robots.txt returned 200: rules parsed",
     ]
-    assert f"disallowed  {site.url}/admin/users\n  group     User-agent: demobot\n" \
+    assert f"disallowed  {site.url}/admin/users\n  group     User-agent: demobot (line 5)\n" \
         "  rule      line 6: Disallow: /admin\n" in completed.stdout
-    assert f"allowed     {site.url}/shop/cart\n  group     User-agent: demobot\n" in completed.stdout
+    assert f"allowed     {site.url}/shop/cart\n  group     User-agent: demobot (line 5)\n" in completed.stdout
     [hit] = site.hits("/robots.txt")
     assert hit.headers["User-Agent"] == "demobot/1.0 (+https://github.com/scrapy-robots-rep/example)"
 
@@ -105,3 +105,54 @@ def test_unreachable_robots_txt_is_a_fetch_error(sites):
     assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: DownloadConnectionRefusedError" \
         in completed.stdout
     assert f"error: no robots.txt rules could be obtained from {down}/robots.txt" in completed.stderr
+
+
+def test_agent_matching_and_status_policy_options_override_the_settings(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+    closed = sites.start({"/robots.txt": text("Forbidden", status=403)})
+
+    completed = scrapy_robots(
+        f"{site.url}/shop/catalog/books", f"{closed.url}/page", "--json",
+        "--agent", "otherbot/2.0 (+https://example.com)", "--matching", "legacy", "--status-policy", "legacy",
+    )
+
+    assert completed.returncode == 1, completed.stderr
+    document = json.loads(completed.stdout)
+    assert document["agent"] == "otherbot/2.0 (+https://example.com)"
+    assert (document["matching"], document["status_policy"]) == ("legacy", "legacy")
+    rules, forbidden = document["robots"]
+    assert rules["results"][0]["rule"]["text"] == "Disallow: /shop"
+    assert forbidden["outcome"] == "disallow_all"
+    [hit] = site.hits("/robots.txt")
+    assert hit.headers["User-Agent"] == "otherbot/2.0 (+https://example.com)"
+
+
+def test_the_agent_option_is_read_as_its_product_token(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+
+    full = scrapy_robots(f"{site.url}/admin/users", "--agent", "demobot/3.0 (+https://example.com/bot)")
+
+    assert full.returncode == 1, full.stderr
+    assert full.stdout.splitlines()[0] == (
+        "agent 'demobot/3.0 (+https://example.com/bot)' (read as 'demobot'), matching rfc9309"
+    )
+    assert "  rule      line 6: Disallow: /admin\n" in full.stdout
+
+
+def test_bad_option_values_are_usage_errors():
+    completed = scrapy_robots("https://example.com/", "--matching", "google")
+
+    assert completed.returncode == 2
+    assert "invalid choice: 'google'" in completed.stderr
+
+
+def test_scrapy_log_is_off_unless_asked_for(sites):
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+
+    quiet = scrapy_robots(f"{site.url}/blog")
+    logged = scrapy_robots(f"{site.url}/blog", "--loglevel", "INFO")
+
+    assert (quiet.returncode, logged.returncode) == (0, 0)
+    assert quiet.stderr == ""
+    assert "[scrapy.core.engine] INFO: Spider opened" in logged.stderr
+    assert quiet.stdout == logged.stdout

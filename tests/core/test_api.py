@@ -3,23 +3,40 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from scrapy_robots_rep import AgentRules as ExportedAgentRules
 from scrapy_robots_rep import RobotsTxt as ExportedRobotsTxt
-from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt
+from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt, matching_mode
+from scrapy_robots_rep.core.modes import LEGACY, RFC9309
 
 
 def test_package_exports_the_core_objects():
     assert ExportedRobotsTxt is RobotsTxt
     assert ExportedAgentRules is AgentRules
-    assert MATCHING_MODES == ("rfc9309", "legacy")
+    assert tuple(MATCHING_MODES) == ("rfc9309", "legacy")
+    assert (MATCHING_MODES["rfc9309"], MATCHING_MODES["legacy"]) == (RFC9309, LEGACY)
+    assert all(mode.name == name for name, mode in MATCHING_MODES.items())
 
 
-def test_unknown_matching_mode_is_named():
-    with pytest.raises(ValueError, match="'rfc9309', 'legacy'.*'google'"):
-        RobotsTxt.parse(b"", "google")
+@pytest.mark.parametrize("name", ["google", "RFC9309", "", None, ["rfc9309"]])
+def test_unknown_matching_mode_is_named(name):
+    with pytest.raises(ValueError, match=f"'rfc9309', 'legacy'.*{name!r}"):
+        RobotsTxt.parse(b"", name)
+    with pytest.raises(ValueError, match="'rfc9309', 'legacy'"):
+        matching_mode(name)
+    with pytest.raises(ValueError, match="'rfc9309', 'legacy'"):
+        AgentRules.allow_all("x", matching=name)
+
+
+@pytest.mark.parametrize("name", ["rfc9309", "legacy"])
+def test_objects_report_the_name_of_their_mode(name):
+    assert matching_mode(name).name == name
+    robots = RobotsTxt.parse(b"User-agent: *\nDisallow: /\n", name)
+    assert robots.matching == robots.for_agent("mybot").matching == name
+    assert AgentRules.disallow_all("closed", matching=name).matching == name
 
 
 @pytest.mark.parametrize("body", [None, 12, ["User-agent: *"]])
@@ -37,7 +54,7 @@ def test_bad_max_size(max_size):
 def test_agent_must_be_a_non_empty_str():
     robots = RobotsTxt.parse(b"User-agent: *\nDisallow: /\n")
     with pytest.raises(TypeError, match="agent must be a str"):
-        robots.for_agent(b"mybot")
+        robots.for_agent(b"mybot")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="non-empty"):
         robots.allowed("https://a.com/", "  ")
 
@@ -45,9 +62,9 @@ def test_agent_must_be_a_non_empty_str():
 def test_url_must_be_a_str():
     rules = RobotsTxt.parse(b"User-agent: *\nDisallow: /\n").for_agent("mybot")
     with pytest.raises(TypeError, match="url must be a str"):
-        rules.allowed(b"https://a.com/")
+        rules.allowed(b"https://a.com/")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="url must be a str"):
-        rules.explain(None)
+        rules.explain(None)  # type: ignore[arg-type]
 
 
 def test_str_and_bytes_bodies_agree():
@@ -97,18 +114,52 @@ def test_crawl_delay_and_request_rate(lines, delay):
 
 
 def test_merged_groups_take_the_largest_delay():
-    body = "User-agent: mybot\nCrawl-delay: 4\n\nUser-agent: *\nCrawl-delay: 60\n\nUser-agent: mybot\nCrawl-delay: 9\n"
+    body = (
+        "User-agent: mybot\nCrawl-delay: 4\nDisallow: /a\n\n"
+        "User-agent: *\nCrawl-delay: 60\nDisallow: /b\n\n"
+        "User-agent: mybot\nCrawl-delay: 9\nDisallow: /c\n"
+    )
     assert RobotsTxt.parse(body).for_agent("mybot").crawl_delay == 9.0
     assert RobotsTxt.parse(body, "legacy").for_agent("mybot").crawl_delay == 4.0
     assert RobotsTxt.parse(body).for_agent("other").crawl_delay == 60.0
 
 
-def test_crawl_delay_line_closes_the_user_agent_run():
-    body = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n"
+def test_groups_without_rules_are_one_run_of_user_agent_lines():
+    body = "User-agent: mybot\nCrawl-delay: 4\n\nUser-agent: *\nCrawl-delay: 60\n\nUser-agent: mybot\nCrawl-delay: 9\n"
+    for agent in ("mybot", "other"):
+        assert RobotsTxt.parse(body).for_agent(agent).crawl_delay == 60.0
+    assert RobotsTxt.parse(body, "legacy").for_agent("mybot").crawl_delay == 4.0
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "Crawl-delay: 5",
+        "Request-rate: 1/5",
+        "Content-Signal: ai-train=no",
+        "Sitemap: https://a.com/s.xml",
+        "Foo: bar",
+        "",
+    ],
+)
+def test_only_a_rule_ends_the_user_agent_run(between):
+    """docs/behaviour.md §2 (RFC 9309 §2.2.4): only allow/disallow ends a run of user-agent lines."""
+    body = f"User-agent: a\n{between}\nUser-agent: b\nDisallow: /\n"
     robots = RobotsTxt.parse(body)
+    for agent in ("a", "b"):
+        rules = robots.for_agent(agent)
+        assert rules.group == ("a", "b")
+        assert not rules.allowed("https://a.com/x")
+    assert robots.for_agent("a").crawl_delay == robots.for_agent("b").crawl_delay
+    assert robots.for_agent("other").allowed("https://a.com/x")
+
+
+def test_legacy_records_still_end_at_a_blank_line_only():
+    body = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n"
+    robots = RobotsTxt.parse(body, "legacy")
     assert robots.allowed("https://a.com/x", "a")
     assert robots.for_agent("a").crawl_delay == 5.0
-    assert robots.for_agent("b").crawl_delay is None
+    assert not robots.allowed("https://a.com/x", "b")
 
 
 BODY = (
@@ -139,21 +190,22 @@ def test_to_dict_round_trips_through_json(matching):
         assert copy.explain(url) == rules.explain(url)
 
 
-def test_fixed_verdict_round_trips():
+def test_fixed_decision_round_trips():
     closed = AgentRules.disallow_all("robots.txt returned 403")
     copy = AgentRules.from_dict(closed.to_dict())
     assert not copy.allowed("https://a.com/")
     assert copy.explain("https://a.com/").reason == "robots.txt returned 403"
 
 
-def _valid() -> dict:
+def _valid() -> dict[str, Any]:
     return RobotsTxt.parse(BODY).for_agent("mybot").to_dict()
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda data: data.update(v=2), "version"),
+        (lambda data: data.update(v=1), "version"),
+        (lambda data: data.update(v=3), "version"),
         (lambda data: data.pop("rules"), "keys"),
         (lambda data: data.update(extra=1), "keys"),
         (lambda data: data.update(matching="google"), "matching"),
@@ -161,9 +213,17 @@ def _valid() -> dict:
         (lambda data: data.update(sitemaps=[1]), "sitemaps"),
         (lambda data: data.update(crawl_delay="1"), "crawl_delay"),
         (lambda data: data.update(crawl_delay=-1), "crawl_delay"),
-        (lambda data: data.update(verdict="yes"), "verdict"),
-        (lambda data: data.update(verdict=True), "reason"),
-        (lambda data: data.update(verdict=True, reason="x"), "no rules"),
+        (lambda data: data.update(matching=["rfc9309"]), "matching"),
+        (lambda data: data.update(fixed="yes"), "fixed"),
+        (lambda data: data.update(fixed=True), "reason"),
+        (lambda data: data.update(fixed=True, reason="x"), "no rules"),
+        (lambda data: data.update(content_signals={}), "content_signals"),
+        (lambda data: data["content_signals"].append([3]), "content_signals"),
+        (lambda data: data["content_signals"].append([0, "Content-Signal: ai-train=no"]), "content_signals"),
+        (lambda data: data["content_signals"].append([True, "Content-Signal: ai-train=no"]), "content_signals"),
+        (lambda data: data["content_signals"].append([3, "Disallow: /x"]), "Content-Signal"),
+        (lambda data: data["content_signals"].append([3, "Content-Signal: ai-train=maybe"]), "Content-Signal"),
+        (lambda data: data["content_signals"].append([3, "Content-Signal: a=no\nDisallow: /"]), "one line"),
         (lambda data: data.update(rules={}), "list"),
         (lambda data: data["rules"].append([True, "/x", 0, "Allow: /x"]), "each rule"),
         (lambda data: data["rules"].append([1, "/x", 3, "Allow: /x"]), "each rule"),
@@ -185,4 +245,4 @@ def test_from_dict_rejects_malformed_data(change, message):
 
 def test_from_dict_rejects_a_non_dict():
     with pytest.raises(ValueError, match="must be a dict"):
-        AgentRules.from_dict([])
+        AgentRules.from_dict([])  # type: ignore[arg-type]

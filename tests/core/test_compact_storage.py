@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt
+from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt, Rule
 
 HOST = "https://a.com"
 
@@ -28,14 +28,17 @@ def test_unusual_line_texts_come_back_whole_and_in_order(matching):
         (5, "Allow:\t/tabbed", "/tabbed"),
         (6, "Disallow: /usual2", "/usual2"),
     ]
-    assert rules.explain(f"{HOST}/mixed/x").rule.text == "DisAllow:/mixed"
-    assert rules.explain(f"{HOST}/tabbed").rule.text == "Allow:\t/tabbed"
+    assert [rules.explain(f"{HOST}{path}").rule for path in ("/mixed/x", "/tabbed")] == [
+        Rule(False, "/mixed", 4, "DisAllow:/mixed"),
+        Rule(True, "/tabbed", 5, "Allow:\t/tabbed"),
+    ]
 
 
 @pytest.mark.parametrize("matching", MATCHING_MODES)
 def test_line_numbers_past_two_bytes(matching):
     body = "User-agent: *\n" + "#\n" * 70_000 + "Disallow: /deep\n"
     decision = RobotsTxt.parse(body, matching).explain(f"{HOST}/deep", "mybot")
+    assert decision.rule is not None
     assert (decision.allowed, decision.rule.line) == (False, 70_002)
 
 

@@ -37,6 +37,7 @@ def test_allow_rule_explained():
 
 def test_wildcard_rule_from_a_later_group_explained():
     decision = RobotsTxt.parse(BODY).explain("https://a.com/doc.pdf", "mybot")
+    assert decision.rule is not None
     assert (decision.allowed, decision.rule.line, decision.rule.pattern) == (False, 11, "/*.pdf$")
 
 
@@ -53,6 +54,7 @@ def test_no_group_and_no_star_group():
 def test_star_group_named_in_decision():
     decision = RobotsTxt.parse("User-agent: *\nDisallow: /x\n").explain("https://a.com/x", "mybot")
     assert decision.group == ("*",)
+    assert decision.rule is not None
     assert decision.rule.text == "Disallow: /x"
 
 

@@ -128,4 +128,5 @@ def test_legacy_explain_names_the_first_match():
     decision = RobotsTxt.parse("User-agent: *\nAllow: /a\nDisallow: /\n", "legacy").explain("http://a.com/a/b", "mybot")
     assert decision.allowed
     assert decision.reason == "first match"
+    assert decision.rule is not None
     assert (decision.rule.line, decision.rule.pattern) == (2, "/a")

@@ -29,8 +29,30 @@ def test_random_bytes(seed):
 
 def test_random_text_made_of_robots_tokens():
     generator = random.Random(7)
-    tokens = ["User-agent:", "Disallow:", "Allow:", "*", "$", "/", "%", "%2", "%zz", "#", ":", " ", "\n", "\r",
-              "mybot", "\u00e9", "\x00", "\t", "Crawl-delay:", "Request-rate:", "1/0", "Sitemap:"]
+    tokens = [
+        "User-agent:",
+        "Disallow:",
+        "Allow:",
+        "*",
+        "$",
+        "/",
+        "%",
+        "%2",
+        "%zz",
+        "#",
+        ":",
+        " ",
+        "\n",
+        "\r",
+        "mybot",
+        "\u00e9",
+        "\x00",
+        "\t",
+        "Crawl-delay:",
+        "Request-rate:",
+        "1/0",
+        "Sitemap:",
+    ]
     for _ in range(200):
         body = "".join(generator.choice(tokens) for _ in range(60))
         decide_within_bound(body, "https://a.com/" + "".join(generator.choice(tokens[3:9]) for _ in range(10)))

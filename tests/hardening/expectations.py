@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
-from tests.hardening.crawling import CrawlResult
+from tests.crawling import CrawlResult
 from tests.sites import Site
 
 

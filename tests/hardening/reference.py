@@ -1,15 +1,15 @@
-"""Slow, obviously-correct reference matchers written straight from SPEC sections 3 and 4.
+"""Slow, obviously-correct reference matchers written straight from docs/behaviour.md §3 and §4.
 
 They work on a structured robots.txt (a list of groups) rather than on text, brute-force every
 rule, and match wildcards with a memoised recursive definition, so that they can be read
-against the SPEC line by line. The core's answers are compared with theirs.
+against that text line by line. The core's answers are compared with theirs.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -48,16 +48,21 @@ class Expected:
     deciding_lines: frozenset[int]
 
 
-def render(groups: list[Group], noise: tuple[str, ...] = ()) -> Rendered:
+def render(groups: list[Group], noise: tuple[str, ...] = (), agent_noise: tuple[str, ...] = ()) -> Rendered:
     """Write groups as robots.txt text: agent lines, rule lines, a blank line after each group.
 
     ``noise`` lines (comments, sitemaps, unknown fields) are written after each group's first
-    rule; they must not change any decision.
+    rule; they must not change any decision. ``agent_noise`` lines are written after each
+    group's first user-agent line: in rfc9309 matching only a rule ends a run of user-agent
+    lines (docs/behaviour.md §2), so there they must not change any decision either.
     """
     lines: list[str] = []
     numbers: list[tuple[int, ...]] = []
     for group in groups:
-        lines.extend(f"User-agent: {agent}" for agent in group.agents)
+        for index, agent in enumerate(group.agents):
+            lines.append(f"User-agent: {agent}")
+            if index == 0:
+                lines.extend(agent_noise)
         group_numbers = []
         for index, rule in enumerate(group.rules):
             lines.append(f"{'Allow' if rule.allow else 'Disallow'}: {rule.pattern}")
@@ -70,7 +75,7 @@ def render(groups: list[Group], noise: tuple[str, ...] = ()) -> Rendered:
 
 
 def normalise_rfc9309(text: str) -> str:
-    """SPEC 4: non-ASCII as upper-case %XX of UTF-8, %XX of unreserved decoded, other %xx upper."""
+    """docs/behaviour.md §4: non-ASCII as upper-case %XX of UTF-8, %XX of unreserved decoded, other %xx upper."""
     out: list[str] = []
     index = 0
     while index < len(text):
@@ -90,7 +95,7 @@ def normalise_rfc9309(text: str) -> str:
 
 
 def normalise_legacy(text: str) -> bytes:
-    """SPEC 4 legacy: every %XX decoded to its octet except %2F, which stays as written."""
+    """docs/behaviour.md §4 legacy: every %XX decoded to its octet except %2F, which stays as written."""
     out = bytearray()
     index = 0
     while index < len(text):
@@ -109,30 +114,28 @@ def wildcard_match(pattern: str, path: str) -> bool:
     anchored = pattern.endswith("$")
     body = pattern[:-1] if anchored else pattern
 
-    @lru_cache(maxsize=None)
+    @cache
     def match(at_pattern: int, at_path: int) -> bool:
         if at_pattern == len(body):
             return at_path == len(path) or not anchored
         if body[at_pattern] == "*":
-            return match(at_pattern + 1, at_path) or (
-                at_path < len(path) and match(at_pattern, at_path + 1)
-            )
-        return (
-            at_path < len(path)
-            and path[at_path] == body[at_pattern]
-            and match(at_pattern + 1, at_path + 1)
-        )
+            return match(at_pattern + 1, at_path) or (at_path < len(path) and match(at_pattern, at_path + 1))
+        return at_path < len(path) and path[at_path] == body[at_pattern] and match(at_pattern + 1, at_path + 1)
 
     return match(0, 0)
 
 
+def _product_token(value: str) -> str:
+    """The lower-cased leading run of ``A-Z a-z _ -`` of a user-agent value."""
+    match = _PRODUCT_TOKEN.match(value)
+    return match.group().lower() if match else ""
+
+
 def rfc9309_groups(groups: list[Group], agent: str) -> list[int]:
-    """SPEC 3 rfc9309: indexes of all groups whose product token equals the agent, else all ``*``."""
+    """docs/behaviour.md §3 rfc9309: indexes of all groups whose product token equals the agent, else all ``*``."""
     wanted = agent.lower()
     specific = [
-        index
-        for index, group in enumerate(groups)
-        if any(_PRODUCT_TOKEN.match(value).group().lower() == wanted for value in group.agents)
+        index for index, group in enumerate(groups) if any(_product_token(value) == wanted for value in group.agents)
     ]
     if specific:
         return specific
@@ -140,13 +143,13 @@ def rfc9309_groups(groups: list[Group], agent: str) -> list[int]:
 
 
 def rfc9309_expected(rendered: Rendered, groups: list[Group], agent: str, path: str) -> Expected:
-    """SPEC 4 rfc9309: the longest matching pattern decides, allow wins a tie, no match allows."""
+    """docs/behaviour.md §4 rfc9309: the longest matching pattern decides, allow wins a tie, no match allows."""
     target = normalise_rfc9309(path)
     best_length = -1
     matches: list[tuple[int, bool, int]] = []
     for group_index in rfc9309_groups(groups, agent):
         group = groups[group_index]
-        for rule, line in zip(group.rules, rendered.rule_lines[group_index]):
+        for rule, line in zip(group.rules, rendered.rule_lines[group_index], strict=True):
             pattern = normalise_rfc9309(rule.pattern)
             if pattern and wildcard_match(pattern, target):
                 matches.append((len(pattern), rule.allow, line))
@@ -159,7 +162,7 @@ def rfc9309_expected(rendered: Rendered, groups: list[Group], agent: str, path: 
 
 
 def legacy_group(groups: list[Group], robot_name: str) -> int | None:
-    """SPEC 3 legacy: the first record with a value inside the robot's name, else the first ``*``."""
+    """docs/behaviour.md §3 legacy: the first record with a value inside the robot's name, else the first ``*``."""
     name = robot_name.lower()
     for index, group in enumerate(groups):
         if any(value != "*" and value.lower() in name for value in group.agents):
@@ -171,13 +174,13 @@ def legacy_group(groups: list[Group], robot_name: str) -> int | None:
 
 
 def legacy_expected(rendered: Rendered, groups: list[Group], robot_name: str, path: str) -> Expected:
-    """SPEC 4 legacy: the first rule, in file order, whose decoded path is a prefix decides."""
+    """docs/behaviour.md §4 legacy: the first rule, in file order, whose decoded path is a prefix decides."""
     group_index = legacy_group(groups, robot_name)
     if group_index is None:
         return Expected(True, frozenset())
     target = normalise_legacy(path)
     group = groups[group_index]
-    for rule, line in zip(group.rules, rendered.rule_lines[group_index]):
+    for rule, line in zip(group.rules, rendered.rule_lines[group_index], strict=True):
         if target.startswith(normalise_legacy(rule.pattern)):
             return Expected(rule.allow, frozenset({line}))
     return Expected(True, frozenset())

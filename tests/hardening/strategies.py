@@ -1,8 +1,8 @@
 """Hypothesis strategies for robots.txt files, rules and URL paths over small alphabets.
 
 The alphabets are small on purpose, so that random patterns really match random paths; they
-hold the characters the SPEC treats specially (``*``, ``$``, ``%2F`` against ``/``, escapes of
-unreserved characters, upper and lower-case hex, non-ASCII) and nothing the SPEC leaves open.
+hold the characters docs/behaviour.md §4 treats specially (``*``, ``$``, ``%2F`` against ``/``, escapes of
+unreserved characters, upper and lower-case hex, non-ASCII) and nothing it leaves open.
 """
 
 from __future__ import annotations
@@ -17,19 +17,63 @@ HOST = "http://example.com"
 RFC9309_AGENT = "mybot"
 LEGACY_ROBOT = "MyBot-Crawler/2.0"
 
-RFC9309_PATH_ATOMS = ("/", "/", "a", "a", "b", "A", "%2F", "%2f", "%61", "%41", "*", "$",
-                      "-", "~", "%7E", "é", "%C3%A9", "%c3%a9", "?", "=")
-RFC9309_PATTERN_ATOMS = ("/", "/", "a", "a", "b", "A", "*", "*", "%2F", "%2f", "%61", "$",
-                         "~", "%7e", "é", "%c3%a9", "?")
+RFC9309_PATH_ATOMS = (
+    "/",
+    "/",
+    "a",
+    "a",
+    "b",
+    "A",
+    "%2F",
+    "%2f",
+    "%61",
+    "%41",
+    "*",
+    "$",
+    "-",
+    "~",
+    "%7E",
+    "é",
+    "%C3%A9",
+    "%c3%a9",
+    "?",
+    "=",
+)
+RFC9309_PATTERN_ATOMS = (
+    "/",
+    "/",
+    "a",
+    "a",
+    "b",
+    "A",
+    "*",
+    "*",
+    "%2F",
+    "%2f",
+    "%61",
+    "$",
+    "~",
+    "%7e",
+    "é",
+    "%c3%a9",
+    "?",
+)
 RFC9309_AGENTS = ("*", "mybot", "MyBot/1.0", "mybot*", "MYBOT", "my", "mybotx", "other")
 
-LEGACY_PATH_ATOMS = ("/", "/", "a", "a", "b", "A", "%2F", "%61", "%41", "*", "$", "é",
-                     "%C3%A9", "?", "=")
+LEGACY_PATH_ATOMS = ("/", "/", "a", "a", "b", "A", "%2F", "%61", "%41", "*", "$", "é", "%C3%A9", "?", "=")
 LEGACY_PATTERN_ATOMS = ("/", "/", "a", "b", "A", "*", "$", "%2F", "%61", "é", "%c3%a9", "?")
 LEGACY_AGENTS = ("*", "bot", "MyBot", "crawler", "other", "mybot/2", "Spam")
 
-NOISE_LINES = ("# a comment", "Sitemap: http://example.com/sitemap.xml", "Crawl-delay: 3",
-               "Unknown-field: /a", "Request-rate: 1/5")
+NOISE_LINES = (
+    "# a comment",
+    "Sitemap: http://example.com/sitemap.xml",
+    "Crawl-delay: 3",
+    "Unknown-field: /a",
+    "Request-rate: 1/5",
+    "Content-Signal: ai-train=no",
+)
+AGENT_NOISE_LINES = (*NOISE_LINES, "")
+"""Lines that do not end a run of user-agent lines in rfc9309 matching (blank lines too)."""
 
 
 def paths(atoms: tuple[str, ...], max_atoms: int = 8) -> st.SearchStrategy[str]:
@@ -57,7 +101,9 @@ def rules(pattern_strategy: st.SearchStrategy[str], max_rules: int = 6) -> st.Se
     return st.builds(lambda head, tail: (head, *tail), first, st.lists(rule, max_size=max_rules - 1))
 
 
-def groups(agent_values: tuple[str, ...], pattern_atoms: tuple[str, ...], max_groups: int = 4) -> st.SearchStrategy[list[Group]]:
+def groups(
+    agent_values: tuple[str, ...], pattern_atoms: tuple[str, ...], max_groups: int = 4
+) -> st.SearchStrategy[list[Group]]:
     """Whole files as lists of groups, each with 1-3 user-agent values and 1-6 rules."""
     group = st.builds(
         Group,
@@ -69,7 +115,7 @@ def groups(agent_values: tuple[str, ...], pattern_atoms: tuple[str, ...], max_gr
 
 @st.composite
 def equivalent_encoding(draw: st.DrawFn, text: str) -> str:
-    """Re-encode ``text`` without changing its meaning under SPEC 4 (rfc9309) normalisation.
+    """Re-encode ``text`` without changing its meaning under docs/behaviour.md §4 (rfc9309) normalisation.
 
     Unreserved characters may become ``%XX`` (either hex case), existing escapes may flip hex
     case, non-ASCII characters may become their percent-encoded UTF-8 octets.

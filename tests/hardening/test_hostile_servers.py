@@ -7,16 +7,16 @@ the middleware obtained are then checked origin by origin.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-from tests.hardening.crawling import CrawlResult, collected_logs, crawl
+from tests.crawling import CrawlResult, Logged, crawl
 from tests.hardening.expectations import Expected, check_pages
 from tests.hardening.hostile_sites import (
     GB,
@@ -43,6 +43,8 @@ SETTINGS = {
     "REP_DEFER_MAX_TIME": DEFER_MAX_TIME,
     "REP_CRAWL_DELAY_MAX": CRAWL_DELAY_MAX,
     "REP_CACHE_TTL": TTL,
+    "CONCURRENT_REQUESTS": 32,
+    "RETRY_ENABLED": False,
 }
 BLOCK_ALL = "User-agent: *\nDisallow: /\n"
 LONG_P = "/p" + "a" * 40
@@ -136,7 +138,7 @@ class HostileCrawl:
     result: CrawlResult
     requests: int
     peak_growth_mb: float
-    log: list[logging.LogRecord]
+    log: list[Logged]
 
     def origin(self, name: str) -> str:
         return self.sites[name].url
@@ -146,20 +148,20 @@ class HostileCrawl:
 def hostile_crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileCrawl]:
     """Runs the one crawl every test of this module checks."""
     meter = StreamMeter()
-    with Sites() as sites, collected_logs("scrapy_robots_rep") as log:
+    with Sites() as sites:
         blocker = sites.start({"/robots.txt": text(BLOCK_ALL)})
         rules_site = sites.start({"/rules.txt": text("User-agent: *\nDisallow: /secret\n")})
         replies = hostile_replies(tmp_path_factory.mktemp("hostile"), meter, blocker, rules_site)
         started = {name: sites.start({"/robots.txt": reply}) for name, reply in replies.items()}
         urls = [started[name].url + path for name, expected in EXPECTED.items() for path in expected.paths()]
         before = reset_peak()
-        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, **SETTINGS)))
+        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, settings=SETTINGS, lean=True)))
         growth = peak_mb() - before
         meter.closed.wait(10)
         print(f"\nhostile crawl: {len(urls)} requests on {len(started)} origins in {result.seconds:.1f} s; "
               f"peak RSS growth {growth:.1f} MB; the 1 GB stream handed {meter.sent / (1 << 20):.1f} MB "
               f"to its socket before the client hung up")
-        yield HostileCrawl(started, meter, blocker, rules_site, result, len(urls), growth, log)
+        yield HostileCrawl(started, meter, blocker, rules_site, result, len(urls), growth, result.logs)
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
@@ -174,7 +176,7 @@ def test_every_request_is_counted_once(hostile_crawl: HostileCrawl) -> None:
     assert counted == hostile_crawl.requests
     assert result.stat("rep/requests/allowed") == len(result.pages)
     assert len(result.pages) + len(result.failures) == hostile_crawl.requests
-    assert not [record for record in hostile_crawl.log if "does not add up" in record.getMessage()]
+    assert not [entry for entry in hostile_crawl.log if "does not add up" in entry.message]
 
 
 def test_a_gigabyte_robots_txt_is_read_only_up_to_max_size(hostile_crawl: HostileCrawl) -> None:
@@ -187,7 +189,7 @@ def test_a_gigabyte_robots_txt_is_read_only_up_to_max_size(hostile_crawl: Hostil
 @pytest.mark.parametrize("name", COMPRESSED)
 def test_compressed_robots_txt_is_decoded_only_up_to_max_size(hostile_crawl: HostileCrawl, name: str) -> None:
     record = hostile_crawl.result.last_record(hostile_crawl.origin(name))
-    assert record.outcome == "rules", record.rules.explain(hostile_crawl.origin(name) + "/ok").reason
+    assert record.outcome.value == "rules", record.rules.explain(hostile_crawl.origin(name) + "/ok").reason
     assert hostile_crawl.sites[name].paths().count("/robots.txt") == 1
     assert hostile_crawl.peak_growth_mb < 200
 
@@ -195,7 +197,7 @@ def test_compressed_robots_txt_is_decoded_only_up_to_max_size(hostile_crawl: Hos
 @pytest.mark.parametrize("name", UNREACHABLE)
 def test_unusable_answers_make_the_origin_unreachable_for_a_bounded_time(hostile_crawl: HostileCrawl, name: str) -> None:
     records = hostile_crawl.result.records[hostile_crawl.origin(name)]
-    assert records and all(record.outcome == "unreachable" for record in records)
+    assert records and all(record.outcome.value == "unreachable" for record in records)
     robots_hits = [hit.time for hit in hostile_crawl.sites[name].hits("/robots.txt")]
     assert len(robots_hits) >= 2, "robots.txt was not fetched again after the first failure"
     assert robots_hits[-1] - robots_hits[0] < DEFER_MAX_TIME + 2
@@ -213,17 +215,17 @@ def test_a_trickling_robots_txt_is_cut_by_the_fetch_timeout(hostile_crawl: Hosti
 @pytest.mark.parametrize("name", list(REFUSED_REDIRECTS))
 def test_redirects_off_http_or_with_credentials_are_refused_as_404_and_logged(hostile_crawl: HostileCrawl, name: str) -> None:
     record = hostile_crawl.result.last_record(hostile_crawl.origin(name))
-    assert record.outcome == "allow_all", record
+    assert record.outcome.value == "allow_all", record
     assert record.status in range(300, 400)
     origin = hostile_crawl.origin(name)
-    logged = [entry.getMessage() for entry in hostile_crawl.log if origin in entry.getMessage()]
+    logged = [entry.message for entry in hostile_crawl.log if origin in entry.message]
     assert any(REFUSED_REDIRECTS[name] in message for message in logged), logged
     assert hostile_crawl.blocker.hits() == []
 
 
 def test_redirects_to_another_http_origin_are_followed(hostile_crawl: HostileCrawl) -> None:
     record = hostile_crawl.result.last_record(hostile_crawl.origin("redirect to another origin"))
-    assert record.outcome == "rules"
+    assert record.outcome.value == "rules"
     assert hostile_crawl.rules_site.paths() == ["/rules.txt"]
 
 
@@ -245,6 +247,6 @@ def test_hostile_crawl_delays_are_capped_or_ignored(hostile_crawl: HostileCrawl)
     assert delay("Crawl-delay: nan") is None
     assert delay("Crawl-delay: 1e308") == 1e308
     page_times = [hit.time for hit in hostile_crawl.sites["Crawl-delay: 1e308"].hits() if hit.path in PAGES]
-    gaps = [later - earlier for earlier, later in zip(page_times, page_times[1:])]
+    gaps = [later - earlier for earlier, later in pairwise(page_times)]
     assert len(gaps) == len(PAGES) - 1
     assert all(CRAWL_DELAY_MAX * 0.9 <= gap < CRAWL_DELAY_MAX + 2 for gap in gaps), gaps

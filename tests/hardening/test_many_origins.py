@@ -17,9 +17,10 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-from tests.hardening.crawling import CrawlResult, crawl, loopback_test_names
+from scrapy_robots_rep.fetcher import FETCHES_PER_CONCURRENT_REQUEST
+from tests.crawling import CrawlResult, crawl
 from tests.hardening.memory import peak_mb, reset_peak
-from tests.sites import PAGE, Hit, Reply, Site, Sites
+from tests.sites import PAGE, Hit, Reply, Site, Sites, loopback_test_names
 
 ORIGINS = 1000
 CACHE_MAX_ORIGINS = ORIGINS // 10
@@ -83,10 +84,15 @@ def many_origins() -> Iterator[ManyOrigins]:
             result = pytest_twisted.blockon(defer.ensureDeferred(crawl(
                 [host + "/a" for host in hosts],
                 [host + "/b" for host in hosts],
-                REP_CACHE_MAX_ORIGINS=CACHE_MAX_ORIGINS,
-                CONCURRENT_REQUESTS=CONCURRENCY,
-                DOWNLOAD_TIMEOUT=10,
-                LOG_LEVEL="INFO",
+                settings={
+                    "REP_CACHE_MAX_ORIGINS": CACHE_MAX_ORIGINS,
+                    "CONCURRENT_REQUESTS": CONCURRENCY,
+                    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+                    "DOWNLOAD_TIMEOUT": 10,
+                    "RETRY_ENABLED": False,
+                    "LOG_LEVEL": "INFO",
+                },
+                lean=True,
             )))
         crawled = ManyOrigins(site, robots, result, peak_mb() - before)
         print(f"\n{ORIGINS} origins, cache of {CACHE_MAX_ORIGINS}: {2 * ORIGINS} requests in {result.seconds:.1f} s, "
@@ -121,5 +127,6 @@ def test_memory_stays_bounded(many_origins: ManyOrigins) -> None:
     assert many_origins.peak_growth_mb < 400
 
 
-def test_robots_txt_fetches_stay_within_the_crawl_concurrency(many_origins: ManyOrigins) -> None:
-    assert many_origins.robots.most_at_once <= CONCURRENCY
+def test_robots_txt_fetches_in_flight_are_bounded(many_origins: ManyOrigins) -> None:
+    """At most FETCHES_PER_CONCURRENT_REQUEST x CONCURRENT_REQUESTS robots.txt fetches at once."""
+    assert many_origins.robots.most_at_once <= FETCHES_PER_CONCURRENT_REQUEST * CONCURRENCY

@@ -15,9 +15,9 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-from tests.hardening.crawling import CrawlResult, collected_logs, crawl
-from tests.hardening.expectations import Expected, check_pages
 from scrapy_robots_rep.exceptions import RobotsUnreachable
+from tests.crawling import CrawlResult, crawl
+from tests.hardening.expectations import Expected, check_pages
 from tests.sites import Reply, Site, Sites, closed_port_url, redirect, text
 
 FETCH_TIMEOUT = 1.5
@@ -27,6 +27,7 @@ SETTINGS = {
     "REP_FETCH_TIMEOUT": FETCH_TIMEOUT,
     "REP_DEFER_MAX_TIME": DEFER_MAX_TIME,
     "CONCURRENT_REQUESTS": CONCURRENCY,
+    "RETRY_ENABLED": False,
 }
 RULES = "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: otherbot\nDisallow: /\n"
 HANGING_PAGES = tuple(f"/h{number}" for number in range(10))
@@ -79,7 +80,8 @@ def mixed_crawl(request: pytest.FixtureRequest) -> Iterator[MixedCrawl]:
         refused_origin = closed_port_url()
         urls = [started[name].url + path for name, expected in expected_pages.items() for path in expected.paths()]
         urls += [refused_origin + path for path in REFUSED_PAGES]
-        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, REP_STATUS_POLICY=request.param, **SETTINGS)))
+        settings = {**SETTINGS, "REP_STATUS_POLICY": request.param}
+        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, settings=settings, lean=True)))
         yield MixedCrawl(expected_pages, started, refused_origin, result, len(urls))
 
 
@@ -130,11 +132,12 @@ async def test_closing_while_requests_wait_for_robots_txt_accounts_for_each(site
     hanging = sites.start({"/robots.txt": Reply(hang=True)})
     rules = sites.start({"/robots.txt": text(RULES)})
     urls = [f"{hanging.url}/w{number}" for number in range(WAITING)] + [rules.url + "/a", rules.url + "/private/a"]
-    with collected_logs("scrapy_robots_rep") as log:
-        result = await crawl(urls, CLOSESPIDER_TIMEOUT=1.0, REP_FETCH_TIMEOUT=2, REP_DEFER_MAX_TIME=600)
+    result = await crawl(urls, settings={
+        "CLOSESPIDER_TIMEOUT": 1.0, "REP_FETCH_TIMEOUT": 2, "REP_DEFER_MAX_TIME": 600, "RETRY_ENABLED": False,
+    })
     assert result.stats.get("finish_reason") == "closespider_timeout"
     assert [path for path in hanging.paths() if path != "/robots.txt"] == []
-    warnings = [record.getMessage() for record in log if record.levelno >= logging.WARNING]
+    warnings = result.messages(logging.WARNING)
     assert any(f"with {WAITING} requests still waiting" in message for message in warnings), warnings
     outcomes = {key: value for key, value in result.stats.items()
                 if key.startswith("rep/requests/") and key != "rep/requests/deferred"}
@@ -146,6 +149,8 @@ async def test_concurrent_requests_to_a_fresh_origin_all_wait_for_its_rules(site
     """SPEC 10: with Scrapy's own middleware, 8 of 10 such requests reach the server."""
     site = sites.start({"/robots.txt": Reply(body=b"User-agent: *\nDisallow: /private\n", delay=0.3)})
     urls = [f"{site.url}/private?n={number}" for number in range(10)] + [site.url + "/public"]
-    result = await crawl(urls, CONCURRENT_REQUESTS=16, CONCURRENT_REQUESTS_PER_DOMAIN=16)
+    result = await crawl(urls, settings={
+        "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
+    })
     assert site.paths() == ["/robots.txt", "/public"]
     assert result.stat("rep/requests/disallowed") == 10

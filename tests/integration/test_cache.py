@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.integration.conftest import crawl
+from tests.crawling import Wave, crawl
 from tests.sites import Sites, text
 
 RULES = "User-agent: *\nDisallow: /private\n"
@@ -19,11 +19,9 @@ async def test_lifetimes_and_stale_on_error(sites: Sites) -> None:
     failing_refresh = sites.start({"/robots.txt": [text(RULES), text("", status=503)]})
     every = (plain, clamped_up, long_lived, failing_refresh)
     result = await crawl(
-        [
-            (0.0, [f"{site.url}/a" for site in every]),
-            (1.3, [f"{site.url}/b" for site in every] + [f"{failing_refresh.url}/private"]),
-        ],
-        {"REP_CACHE_TTL": 1, "REP_CACHE_TTL_MIN": 5, "REP_CACHE_TTL_MAX": 3600},
+        [f"{site.url}/a" for site in every],
+        Wave([f"{site.url}/b" for site in every] + [f"{failing_refresh.url}/private"], pause=1.3),
+        settings={"REP_CACHE_TTL": 1, "REP_CACHE_TTL_MIN": 5, "REP_CACHE_TTL_MAX": 3600},
     )
     assert len(plain.hits("/robots.txt")) == 2  # REP_CACHE_TTL expired: one refetch
     assert len(clamped_up.hits("/robots.txt")) == 1  # max-age=0 raised to REP_CACHE_TTL_MIN
@@ -38,17 +36,16 @@ async def test_lifetimes_and_stale_on_error(sites: Sites) -> None:
     assert result.stats["rep/robots/outcome/unreachable"] == 1
     assert result.stats.get("rep/requests/dropped_unreachable", 0) == 0
     record = result.middleware.cache.get(failing_refresh.url)
-    assert record is not None and record.outcome == "unreachable" and record.unreachable_since is not None
+    assert record is not None and record.outcome.value == "unreachable" and record.unreachable_since is not None
 
 
 @pytest_twisted.ensureDeferred
 async def test_the_cache_is_bounded(sites: Sites) -> None:
     many = [sites.start({"/robots.txt": text(RULES)}) for _ in range(6)]
     result = await crawl(
-        [(0.0, [f"{site.url}/a" for site in many]), (0.0, [f"{site.url}/b" for site in many])],
-        {"REP_CACHE_MAX_ORIGINS": 2},
+        [f"{site.url}/a" for site in many], [f"{site.url}/b" for site in many], settings={"REP_CACHE_MAX_ORIGINS": 2}
     )
-    assert all(outcome.response is not None for outcome in result.outcomes)
+    assert len(result.pages) == len(result.outcomes) == 12
     assert len(result.middleware.cache) == 2
     assert result.stats["rep/cache/evictions"] >= 4 + 4
     # the origins evicted after the first wave fetched robots.txt again

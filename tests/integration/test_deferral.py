@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-
-import pytest
 import pytest_twisted
 from scrapy import Request
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
-from tests.integration.conftest import RecordingSpider, RequestSpec, crawl
+from tests.crawling import CrawlingSpider, RequestSpec, Wave, crawl
 from tests.sites import PAGE, Reply, Site, Sites, text
 
 ALLOW = "User-agent: *\nAllow: /\n"
@@ -29,11 +26,11 @@ async def test_a_hanging_origin_does_not_slow_the_others(sites: Sites) -> None:
     hanging_urls = [f"{hanging.url}/p{index}" for index in range(20)]
     settings = {"CONCURRENT_REQUESTS": 4, "REP_FETCH_TIMEOUT": 4, "REP_DEFER_MAX_TIME": 1}
 
-    alone = await crawl(healthy_urls, settings)
+    alone = await crawl(healthy_urls, settings=settings)
     alone_time = max(outcome.time for outcome in alone.outcomes) - alone.started
     for site in healthy:
         site.log.clear()
-    mixed = await crawl(hanging_urls + healthy_urls, settings)
+    mixed = await crawl(hanging_urls + healthy_urls, settings=settings)
     by_url = mixed.by_url()
     mixed_time = max(by_url[url].time for url in healthy_urls) - mixed.started
 
@@ -60,23 +57,20 @@ async def test_spider_waits_for_the_retry_and_released_requests_obey_the_rules(s
 
 
 @pytest_twisted.ensureDeferred
-async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(
-    sites: Sites, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.INFO, logger="scrapy_robots_rep")
+async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sites: Sites) -> None:
     site = sites.start({"/robots.txt": text("", status=503)})
     robots_hits_when_requested: list[int] = []
 
     def wave(path: str) -> RequestSpec:
-        def build(spider: RecordingSpider) -> Request:
+        def build(spider: CrawlingSpider) -> Request:
             robots_hits_when_requested.append(len(site.hits("/robots.txt")))
             return Request(f"{site.url}{path}", callback=spider.parse, errback=spider.failed)
 
         return build
 
     result = await crawl(
-        [(0.0, [wave("/a")]), (0.0, [wave("/b")]), (1.3, [wave("/c")])],
-        {"REP_DEFER_MAX_TIME": 1, "REP_STATUS_POLICY": "legacy"},
+        [wave("/a")], [wave("/b")], Wave([wave("/c")], pause=1.3),
+        settings={"REP_DEFER_MAX_TIME": 1, "REP_STATUS_POLICY": "legacy"},
     )
     by_url = result.by_url()
     for path in ("/a", "/b", "/c"):
@@ -87,7 +81,7 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(
     assert [path for path in site.paths() if path != "/robots.txt"] == []
     assert result.stats["rep/requests/dropped_unreachable"] == 3
     for path in ("/a", "/b", "/c"):
-        lines = [r for r in caplog.records if r.getMessage().startswith(f"Dropped {site.url}{path}:")]
+        lines = [message for message in result.messages() if message.startswith(f"Dropped {site.url}{path}:")]
         assert len(lines) == 1
     assert result.middleware.accounting.unbalanced() == {}
 
@@ -98,7 +92,7 @@ async def test_released_requests_are_not_starved_by_a_busy_scheduler(sites: Site
     newcomer = sites.start({"/robots.txt": text(ALLOW)})
     busy_urls = [f"{busy.url}/p{index}" for index in range(1, 21)]
     newcomer_urls = [f"{newcomer.url}/q{index}" for index in range(5)]
-    result = await crawl([(0.0, [f"{busy.url}/p0"]), (0.0, newcomer_urls + busy_urls)], {"CONCURRENT_REQUESTS": 1})
+    result = await crawl([f"{busy.url}/p0"], newcomer_urls + busy_urls, settings={"CONCURRENT_REQUESTS": 1})
     by_url = result.by_url()
     assert all(by_url[url].response is not None for url in busy_urls + newcomer_urls)
     # the scheduler never ran dry before the busy origin's pages were done, yet the

@@ -17,7 +17,7 @@ from scrapy_robots_rep import RepRobotParser, signals
 from scrapy_robots_rep.exceptions import RobotsDisallowed
 from scrapy_robots_rep.middleware import RobotsMiddleware
 from scrapy_robots_rep.policy.settings import SettingsError
-from tests.integration.conftest import BASE_SETTINGS, crawl, with_meta
+from tests.crawling import BASE_SETTINGS, crawl, request
 from tests.sites import Sites, text
 
 RULES = "User-agent: *\nAllow: /\n\n# private area\nDisallow: /secret\n"
@@ -47,10 +47,7 @@ async def test_one_fetch_per_origin_and_nothing_disallowed_reaches_the_server(si
 
 
 @pytest_twisted.ensureDeferred
-async def test_exemptions_signals_stats_and_the_debug_line(
-    sites: Sites, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.DEBUG, logger="scrapy_robots_rep")
+async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_path: Path) -> None:
     site = sites.start({"/robots.txt": text(RULES)})
     local_file = tmp_path / "page.html"
     local_file.write_text("<html>local</html>")
@@ -68,12 +65,12 @@ async def test_exemptions_signals_stats_and_the_debug_line(
     result = await crawl(
         [
             f"{site.url}/secret/a",
-            with_meta(f"{site.url}/secret/b", dont_obey_robotstxt=True),
+            request(f"{site.url}/secret/b", meta={"dont_obey_robotstxt": True}),
             "data:text/plain,hello",
             local_file.as_uri(),
             f"{site.url}/open",
         ],
-        {"REP_FROM": "crawler-admin@example.test"},
+        settings={"REP_FROM": "crawler-admin@example.test"},
         on_crawler=connect,
     )
     [robots_hit] = site.hits("/robots.txt")
@@ -95,7 +92,7 @@ async def test_exemptions_signals_stats_and_the_debug_line(
     assert not parser.allowed(f"{site.url}/secret/x", "testbot")
     assert events["parsed"][0]["request"].url in (f"{site.url}/secret/a", f"{site.url}/open")
     assert [event["origin"] for event in events["obtained"]] == [site.url]
-    assert events["obtained"][0]["record"].outcome == "rules"
+    assert events["obtained"][0]["record"].outcome.value == "rules"
     assert [event["request"].url for event in events["disallowed"]] == [f"{site.url}/secret/a"]
     assert sorted(event["request"].url for event in events["deferred"]) == [f"{site.url}/open", f"{site.url}/secret/a"]
 
@@ -104,24 +101,25 @@ async def test_exemptions_signals_stats_and_the_debug_line(
         "rep/robots/fetches": 1,
         "rep/robots/status/200": 1,
         "rep/robots/outcome/rules": 1,
+        "rep/robots/lifetime/default": 1,
         "rep/requests/deferred": 2,
         "rep/requests/allowed": 1,
         "rep/requests/disallowed": 1,
         "rep/cache/misses": 1,
     }
-    debug_lines = [record.getMessage() for record in caplog.records if record.getMessage().startswith("Forbidden")]
+    debug_lines = [message for message in result.messages() if message.startswith("Forbidden")]
     assert debug_lines == [
         f"Forbidden by robots.txt: {site.url}/secret/a (group: *; rule: 'Disallow: /secret' at line 5; longest match)"
     ]
 
 
 @pytest_twisted.ensureDeferred
-async def test_robotstxt_obey_also_on_warns_once(sites: Sites, caplog: pytest.LogCaptureFixture) -> None:
+async def test_robotstxt_obey_also_on_warns_once(sites: Sites) -> None:
     site = sites.start({"/robots.txt": text(RULES)})
-    await crawl([f"{site.url}/page"], {"ROBOTSTXT_OBEY": True})
-    warnings = [record for record in caplog.records if "ROBOTSTXT_OBEY" in record.getMessage()]
+    result = await crawl([f"{site.url}/page"], settings={"ROBOTSTXT_OBEY": True})
+    warnings = [entry for entry in result.logs if "ROBOTSTXT_OBEY" in entry.message]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
-    assert "fetched and obeyed twice" in warnings[0].getMessage()
+    assert "fetched and obeyed twice" in warnings[0].message
 
 
 @pytest.mark.parametrize(
@@ -142,7 +140,7 @@ def test_invalid_settings_are_start_up_errors(settings: dict[str, Any], message:
 async def test_an_invalid_setting_stops_the_crawl_before_any_request(sites: Sites) -> None:
     site = sites.start({"/robots.txt": text(RULES)})
     with pytest.raises(SettingsError, match="REP_MAX_SIZE must be a whole number"):
-        await crawl([f"{site.url}/page"], {"REP_MAX_SIZE": "big"})
+        await crawl([f"{site.url}/page"], settings={"REP_MAX_SIZE": "big"})
     assert site.paths() == []
 
 

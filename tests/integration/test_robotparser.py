@@ -7,7 +7,7 @@ import pytest_twisted
 from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep import RepRobotParser
-from tests.integration.conftest import crawl
+from tests.crawling import crawl
 from tests.sites import Sites, text
 
 ROBOTS = "User-agent: bot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\nCrawl-delay: 2\n"
@@ -23,7 +23,7 @@ BUILT_IN = {
 @pytest_twisted.ensureDeferred
 async def test_built_in_middleware_with_rep_robot_parser(matching: str, disallowed: str, sites: Sites) -> None:
     site = sites.start({"/robots.txt": text(ROBOTS)})
-    result = await crawl([f"{site.url}/a", f"{site.url}/b"], {**BUILT_IN, "REP_MATCHING": matching})
+    result = await crawl([f"{site.url}/a", f"{site.url}/b"], settings={**BUILT_IN, "REP_MATCHING": matching})
     allowed = "/a" if disallowed == "/b" else "/b"
     assert sorted(site.paths()) == sorted(["/robots.txt", allowed])
     assert result.stats["robotstxt/forbidden"] == 1

@@ -15,7 +15,7 @@ import pytest
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
-from tests.integration.conftest import CrawlResult, crawl
+from tests.crawling import CrawlResult, crawl
 from tests.sites import Reply, Route, Site, Sites, closed_port_url, redirect, text
 
 RULES = "User-agent: *\nDisallow: /private\n"
@@ -111,7 +111,7 @@ async def test_status_table(policy: str, sites: Sites) -> None:
     refused = closed_port_url()
     bases = {name: site.url if site is not None else refused for name, site in started.items()}
     urls = [f"{bases[row.name]}{path}" for row in ROWS for path in ("/page", "/private")]
-    result = await crawl(urls, {**SETTINGS, "REP_STATUS_POLICY": policy})
+    result = await crawl(urls, settings={**SETTINGS, "REP_STATUS_POLICY": policy})
 
     got = {
         row.name: (seen_as(result, f"{bases[row.name]}/page"), seen_as(result, f"{bases[row.name]}/private"))

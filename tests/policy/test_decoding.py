@@ -39,7 +39,12 @@ def test_a_cut_stream_yields_what_it_holds() -> None:
 
 @pytest.mark.parametrize(
     ("encoding", "body"),
-    [("zstd", b"(\xb5/\xfd"), ("br", b"not brotli at all"), ("gzip", b"not gzip"), ("gzip, br", brotli.compress(b"plain"))],
+    [
+        ("zstd", b"(\xb5/\xfd"),
+        ("br", b"not brotli at all"),
+        ("gzip", b"not gzip"),
+        ("gzip, br", brotli.compress(b"plain")),
+    ],
 )
 def test_what_cannot_be_decoded(encoding: str, body: bytes) -> None:
     assert decompressed_prefix(body, encoding, 100) is None

@@ -1,10 +1,10 @@
-"""Origin normalisation: scheme + lower-cased host (punycode) + port, default port folded."""
+"""Origin normalisation (scheme + lower-cased host (punycode) + port, default port folded) and exempt hosts."""
 
 from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_rep.policy.origin import origin_of, robots_url
+from scrapy_robots_rep.policy.origin import is_exempt, origin_of, robots_url
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,30 @@ def test_no_origin_for_other_schemes_and_broken_urls(url: str) -> None:
 
 def test_robots_url() -> None:
     assert robots_url("http://h:8080") == "http://h:8080/robots.txt"
+
+
+DOMAINS = ("example.com", "xn--bcher-kva.example")
+
+
+@pytest.mark.parametrize(
+    ("host", "exempt"),
+    [
+        ("example.com", True),
+        ("api.example.com", True),
+        ("a.b.example.com", True),
+        ("API.Example.COM.", True),
+        ("bücher.example", True),
+        ("shop.xn--bcher-kva.example", True),
+        ("notexample.com", False),
+        ("example.com.evil.test", False),
+        ("example.org", False),
+        ("com", False),
+        ("", False),
+    ],
+)
+def test_exempt_hosts_are_the_domains_and_their_subdomains(host: str, exempt: bool) -> None:
+    assert is_exempt(host, DOMAINS) is exempt
+
+
+def test_nothing_is_exempt_by_default() -> None:
+    assert not is_exempt("example.com", ())

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("redis", reason="the redis client is not installed (extra 'redis')")
 
-from tests.redis.server import MISSING, RedisServer, find_redis_server  # noqa: E402
+from tests.redis.server import MISSING, RedisServer, find_redis_server
 
 
 def _started_server() -> RedisServer:

@@ -8,8 +8,8 @@ import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,14 +97,23 @@ class Worker:
     ) -> Worker:
         stats_file, log_file = workdir / f"{name}.stats.json", workdir / f"{name}.log"
         command = [
-            sys.executable, "-m", "tests.redis.fleet_worker",
-            "--queue-url", queue.url,
-            "--lock-timeout", str(lock_timeout),
-            "--download-timeout", "5",
-            "--idle", str(idle),
-            "--concurrency", str(concurrency),
-            "--stats-file", str(stats_file),
-            "--log-file", str(log_file),
+            sys.executable,
+            "-m",
+            "tests.redis.fleet_worker",
+            "--queue-url",
+            queue.url,
+            "--lock-timeout",
+            str(lock_timeout),
+            "--download-timeout",
+            "5",
+            "--idle",
+            str(idle),
+            "--concurrency",
+            str(concurrency),
+            "--stats-file",
+            str(stats_file),
+            "--log-file",
+            str(log_file),
         ]
         if cache is not None:
             command += ["--cache-url", cache.url]
@@ -117,7 +126,7 @@ class Worker:
             _, stderr = self.process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AssertionError(f"worker {self.name} did not finish in {timeout:g}s; see {self.log_file}")
+            raise AssertionError(f"worker {self.name} did not finish in {timeout:g}s; see {self.log_file}") from None
         assert self.process.returncode == 0, f"worker {self.name} failed: {stderr.decode()[-2000:]}"
         return json.loads(self.stats_file.read_text())
 

@@ -60,7 +60,7 @@ def settings(options: argparse.Namespace) -> dict[str, Any]:
     }
     if options.cache_url:
         result.update(
-            REP_CACHE_BACKEND="scrapy_robots_rep.redis_cache.RedisCache",
+            REP_CACHE_BACKEND="scrapy_robots_rep.RedisStore",
             REP_REDIS_URL=options.cache_url,
             REP_REDIS_LOCK_TIMEOUT=options.lock_timeout,
         )

@@ -1,0 +1,263 @@
+"""What reading page-level directives costs (docs/behaviour.md §10).
+
+Two measurements:
+
+* ``crawl``: the same loopback crawl (2,000 pages of about 50 KB with a small head, over several
+  origins, one asyncio server in this process) with ``PageDirectivesMiddleware`` off and on, runs
+  interleaved (off, on, on, off, ...), each in a subprocess. Reported: pages/s of each run and
+  pages per CPU second of the crawling process (steadier on a shared machine), the median of
+  each mode and their ratio (the target: on within 3 % of off).
+* ``parser``: ``PageDirectives.parse`` alone: MB/s over realistic HTML heads, and the time for a
+  5 MB page whose head is small.
+
+    python benchmarks/bench_page.py            # both, 5 rounds of the crawl
+    python benchmarks/bench_page.py --quick    # a smoke run: 200 pages, 1 round, short parser loops
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+MODES = ("off", "on")
+AGENT = "benchbot/1.0 (+http://example.test/bot)"
+CRAWL_SETTINGS: dict[str, Any] = {
+    "CONCURRENT_REQUESTS": 32,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "LOG_LEVEL": "WARNING",
+    "TELNETCONSOLE_ENABLED": False,
+    "COOKIES_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "USER_AGENT": AGENT,
+    "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.middleware.RobotsMiddleware": 100},
+}
+MODE_SETTINGS: dict[str, dict[str, Any]] = {
+    "off": {},
+    "on": {"SPIDER_MIDDLEWARES": {"scrapy_robots_rep.page_middleware.PageDirectivesMiddleware": 950}},
+}
+ROBOTS = b"User-agent: *\nDisallow: /admin/\n"
+
+
+def head(index: int) -> str:
+    """A small, realistic head: metas, links, a style block and a script."""
+    return (
+        '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Article {index}: a page of the benchmark site</title>"
+        '<meta name="description" content="A page with enough text to look like an article.">'
+        '<meta name="robots" content="index, follow, max-image-preview:large">'
+        '<meta property="og:title" content="Article"><link rel="canonical" href="/page/0">'
+        '<link rel="stylesheet" href="/static/site.css"><style>body{font-family:sans-serif}a{color:#06c}</style>'
+        '<script>window.dataLayer = window.dataLayer || []; if (1 < 2) { dataLayer.push({"page": "x"}); }</script>'
+    )
+
+
+def page(index: int, size: int = 50_000) -> bytes:
+    """An HTML page of about ``size`` bytes: a small head, then paragraphs, links and scripts."""
+    block = (
+        "<div class='post'><h2>Section</h2><p>"
+        + "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. " * 6
+        + "</p><ul>"
+        + "".join(f'<li><a href="/topic/{n}" title="topic {n}">Topic {n}</a></li>' for n in range(8))
+        + "</ul><script>track('section');</script><!-- section end --></div>"
+    )
+    body = block * max(1, size // len(block))
+    document = f"<!DOCTYPE html><html lang='en'><head>{head(index)}</head><body>{body}</body></html>"
+    return document.encode()
+
+
+class LoopbackSites:
+    """A minimal HTTP/1.1 keep-alive server on several loopback addresses, in a thread."""
+
+    def __init__(self, origins: int) -> None:
+        self.bases: list[str] = []
+        self._pages = [page(index) for index in range(16)]
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._origins = origins
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _start(self) -> None:
+        self._servers = []
+        for index in range(self._origins):
+            host = f"127.0.3.{1 + index}"
+            server = await asyncio.start_server(self._serve, host, 0, backlog=512)
+            self._servers.append(server)
+            self.bases.append(f"http://{host}:{server.sockets[0].getsockname()[1]}")
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                request_head = await reader.readuntil(b"\r\n\r\n")
+                path = request_head.split(b" ", 2)[1]
+                if path == b"/robots.txt":
+                    body, kind = ROBOTS, b"text/plain"
+                else:
+                    body, kind = self._pages[hash(path) % len(self._pages)], b"text/html; charset=utf-8"
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s" % (kind, len(body), body)
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    def stop(self) -> None:
+        for server in self._servers:
+            self._loop.call_soon_threadsafe(server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+
+def run_child(mode: str, bases: list[str], pages: int) -> dict[str, Any]:
+    """One crawl in a subprocess; its JSON report."""
+    command = [sys.executable, __file__, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
+    completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
+    report: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return report
+
+
+def child_crawl(mode: str, bases: list[str], pages: int) -> None:
+    """The crawl itself (in the subprocess): ``pages`` pages over ``bases``, an item per page."""
+    from scrapy import Request, Spider, signals
+    from scrapy.crawler import CrawlerProcess
+
+    class BenchSpider(Spider):
+        name = "bench_page"
+        downloaded = 0
+
+        async def start(self) -> Any:
+            for index in range(pages):
+                yield Request(f"{bases[index % len(bases)]}/page/{index}", callback=self.parse)
+
+        def parse(self, response: Any) -> Any:
+            BenchSpider.downloaded += 1
+            yield {"url": response.url, "size": len(response.body)}
+            yield Request(response.url)  # a duplicate: filtered, after the middleware has seen it
+
+    timing: dict[str, tuple[float, float]] = {}
+
+    def mark(name: str) -> None:
+        timing.setdefault(name, (time.perf_counter(), time.process_time()))
+
+    process = CrawlerProcess({**CRAWL_SETTINGS, **MODE_SETTINGS[mode]})
+    crawler = process.create_crawler(BenchSpider)
+    crawler.signals.connect(lambda: mark("opened"), signals.spider_opened, weak=False)
+    crawler.signals.connect(lambda: mark("closed"), signals.spider_closed, weak=False)
+    process.crawl(crawler)
+    process.start()
+    assert crawler.stats is not None
+    seconds = timing["closed"][0] - timing["opened"][0]
+    cpu_seconds = timing["closed"][1] - timing["opened"][1]
+    report = {
+        "mode": mode,
+        "pages": BenchSpider.downloaded,
+        "items": crawler.stats.get_value("item_scraped_count", 0),
+        "seconds": seconds,
+        "pages_per_second": BenchSpider.downloaded / seconds,
+        "pages_per_cpu_second": BenchSpider.downloaded / cpu_seconds,
+    }
+    print(json.dumps(report))
+
+
+def bench_crawl(origins: int, pages: int, rounds: int) -> None:
+    sites = LoopbackSites(origins)
+    rates: dict[str, list[float]] = {mode: [] for mode in MODES}
+    cpu_rates: dict[str, list[float]] = {mode: [] for mode in MODES}
+    try:
+        for round_number in range(rounds):
+            for mode in MODES if round_number % 2 == 0 else MODES[::-1]:
+                report = run_child(mode, sites.bases, pages)
+                if report["pages"] != pages or report["items"] != pages:
+                    sys.exit(f"{mode}: {report['pages']} pages and {report['items']} items, expected {pages}")
+                rates[mode].append(report["pages_per_second"])
+                cpu_rates[mode].append(report["pages_per_cpu_second"])
+                print(
+                    f"round {round_number + 1} {mode:3} {report['pages_per_second']:7.0f} pages/s "
+                    f"{report['pages_per_cpu_second']:7.0f} pages per CPU second",
+                    flush=True,
+                )
+    finally:
+        sites.stop()
+    print(f"\ncrawl: {pages} pages of ~50 KB over {origins} origins, {rounds} interleaved round(s), medians")
+    for label, table in (("pages/s", rates), ("pages per CPU second", cpu_rates)):
+        off, on = statistics.median(table["off"]), statistics.median(table["on"])
+        print(f"  {label:20}  off {off:7.0f}  on {on:7.0f}  on/off = {on / off:.3f} (target >= 0.970)")
+
+
+def bench_parser(quick: bool) -> None:
+    from scrapy_robots_rep.core.page import PageDirectives
+
+    headers = {"Content-Type": "text/html; charset=utf-8", "X-Robots-Tag": "otherbot: noindex"}
+    heads = [f"<!DOCTYPE html><html><head>{head(index)}</head>".encode() for index in range(50)]
+    loops = 20 if quick else 400
+    started = time.perf_counter()
+    for _ in range(loops):
+        for document in heads:
+            PageDirectives.parse(document, headers, agent=AGENT)
+    seconds = time.perf_counter() - started
+    megabytes = loops * sum(map(len, heads)) / 1e6
+    average = sum(map(len, heads)) / len(heads)
+    print(f"\nparser: HTML heads ({average:.0f} bytes each): {megabytes / seconds:.1f} MB/s")
+
+    typical = page(0)
+    repeats = 20 if quick else 300
+    started = time.perf_counter()
+    for _ in range(repeats):
+        PageDirectives.parse(typical, headers, agent=AGENT)
+    print(f"parser: a {len(typical) / 1e3:.0f} KB page: {(time.perf_counter() - started) / repeats * 1e3:.3f} ms")
+
+    huge = page(0, size=5_000_000)
+    for links in (False, True):
+        repeats = 3 if quick else 20
+        started = time.perf_counter()
+        for _ in range(repeats):
+            PageDirectives.parse(huge, headers, agent=AGENT, links=links)
+        per_page = (time.perf_counter() - started) / repeats
+        label = "with rel=nofollow links" if links else "meta tags only"
+        print(f"parser: a {len(huge) / 1e6:.1f} MB page with a small head ({label}): {per_page * 1e3:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 200 pages, 1 round, short parser loops")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the off/on crawls")
+    parser.add_argument("--origins", type=int, default=8, help="loopback origins the pages are spread over")
+    parser.add_argument("--only", choices=("crawl", "parser"), help="run one of the two measurements")
+    parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--pages", type=int, default=2_000, help=argparse.SUPPRESS)
+    parser.add_argument("--bases", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child_crawl(args.child, args.bases.split(","), args.pages)
+        return
+    pages, rounds = (200, 1) if args.quick else (args.pages, args.rounds)
+    if args.only != "parser":
+        bench_crawl(args.origins, pages, rounds)
+    if args.only != "crawl":
+        bench_parser(args.quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+"""The command line: ``python -m scrapy_robots_rep check``, the ``scrapy-robots`` script, ``scrapy robots``.
+
+One module per job: :mod:`.main` reads the arguments, :mod:`.sources` reads a
+robots.txt file, :mod:`.fetch` fetches a live one through Scrapy, :mod:`.checks`
+decides URLs, :mod:`.report` prints decisions and :mod:`.lint_output` lint warnings.
+"""
+
+from scrapy_robots_rep.cli.main import main, scrapy_robots_main
+
+__all__ = ["main", "scrapy_robots_main"]

@@ -1,0 +1,407 @@
+"""``PageDirectives``: what a page's robots meta tags and response headers say may be done with it.
+
+Sources (docs/behaviour.md §10), all combined with the most restrictive winning:
+``<meta name="robots">`` and ``<meta name="<agent>">`` (head and body, HTML responses only),
+``X-Robots-Tag`` headers (unscoped, or scoped to this agent), TDMRep's ``tdm-reservation`` /
+``tdm-policy`` (header or meta), and the origin's robots.txt ``Content-Signal`` when the caller
+folds it in with :meth:`PageDirectives.with_site_signals`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, Protocol, TypeAlias
+
+from scrapy_robots_rep.core.agents import product_token
+from scrapy_robots_rep.core.page.markup import looks_like_html, scan
+from scrapy_robots_rep.core.page.values import (
+    BOOLEAN_DIRECTIVES,
+    UNAVAILABLE_AFTER,
+    VALUED_DIRECTIVES,
+    Item,
+    directive_items,
+    parse_date,
+    split_scope,
+)
+
+SCAN_LIMIT = 512_000
+"""Bytes of a document searched for robots meta tags: the head, then this much of the rest."""
+
+HTML_TYPES = frozenset(("text/html", "application/xhtml+xml"))
+X_ROBOTS_TAG = "x-robots-tag"
+TDM_RESERVATION = "tdm-reservation"
+TDM_POLICY = "tdm-policy"
+ROBOTS_META = "robots"
+AI_PURPOSES = ("ai-train", "ai-input")
+
+_READ_HEADERS = frozenset((X_ROBOTS_TAG, TDM_RESERVATION, TDM_POLICY, "content-type"))
+_IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
+_NO_SIGNALS: Mapping[str, bool] = MappingProxyType({})
+
+HeaderSource: TypeAlias = Mapping[Any, Any] | Iterable[tuple[Any, Any]]
+"""Response headers: a mapping (values may be lists, as Scrapy's ``Headers``) or (name, value) pairs;
+names and values as str or bytes."""
+
+
+class SourceKind(Enum):
+    """Where a directive was read."""
+
+    META = "meta"
+    HEADER = "header"
+    ROBOTS_TXT = "robots.txt"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One tag or header (as written) that carried directives."""
+
+    kind: SourceKind
+    text: str
+    in_head: bool = True
+
+    def __str__(self) -> str:
+        if self.kind is SourceKind.META:
+            return f"{self.text} in the {'head' if self.in_head else 'body'}"
+        if self.kind is SourceKind.HEADER:
+            return f"header {self.text}"
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """One directive: its lower-cased name, its value (``max-snippet: 20``), its text and source."""
+
+    name: str
+    value: str | None
+    text: str
+    source: Source
+
+    def describe(self) -> str:
+        return f"{self.text} ({self.source})"
+
+
+class Effect(str, Enum):
+    """What a page restricts."""
+
+    NOINDEX = "noindex"
+    NOFOLLOW = "nofollow"
+    NOARCHIVE = "noarchive"
+    NOSNIPPET = "nosnippet"
+    NOIMAGEINDEX = "noimageindex"
+
+
+_EFFECTS: Mapping[str, tuple[Effect, ...]] = {
+    "noindex": (Effect.NOINDEX,),
+    "nofollow": (Effect.NOFOLLOW,),
+    "none": (Effect.NOINDEX, Effect.NOFOLLOW),
+    "noarchive": (Effect.NOARCHIVE,),
+    "nocache": (Effect.NOARCHIVE,),
+    "nosnippet": (Effect.NOSNIPPET,),
+    "noimageindex": (Effect.NOIMAGEINDEX,),
+}
+_REFUSING = frozenset(("noai", "noimageai"))
+
+
+class ResponseLike(Protocol):
+    """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object."""
+
+    @property
+    def body(self) -> bytes: ...
+
+    @property
+    def headers(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PageDirectives:
+    """The robots directives that apply to one response for one agent (docs/behaviour.md §10)."""
+
+    agent: str
+    directives: tuple[Directive, ...] = ()
+    ignored: tuple[Directive, ...] = ()
+    checked_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    html: bool = False
+    base_href: str | None = None
+    nofollow_hrefs: tuple[str, ...] = ()
+    site_signals: Mapping[str, bool] = field(default_factory=lambda: _NO_SIGNALS)
+    site_source: str = "robots.txt Content-Signal"
+    _effects: dict[Effect, Directive] = field(init=False, repr=False, compare=False)
+    _refusals: dict[str, Directive] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        effects: dict[Effect, Directive] = {}
+        refusals: dict[str, Directive] = {}
+        for directive in self.directives:
+            for effect in self._effects_of(directive):
+                effects.setdefault(effect, directive)
+            if _refuses_ai(directive):
+                for purpose in AI_PURPOSES:
+                    refusals.setdefault(purpose, directive)
+        object.__setattr__(self, "_effects", effects)
+        object.__setattr__(self, "_refusals", refusals)
+
+    @classmethod
+    def parse(
+        cls,
+        body: bytes | str | None,
+        headers: HeaderSource = (),
+        *,
+        agent: str,
+        now: datetime | None = None,
+        links: bool = False,
+        limit: int = SCAN_LIMIT,
+    ) -> PageDirectives:
+        """Read a response's headers and, for an HTML document, its robots meta tags.
+
+        ``agent`` is the crawler's name (its product token is what meta names and header scopes
+        are compared with); ``now`` is when ``unavailable_after`` is judged (default: now);
+        ``links`` also collects the hrefs of links marked ``rel="nofollow"`` and the ``<base>``.
+        """
+        token = agent_token(agent)
+        pairs = _header_pairs(headers)
+        directives: list[Directive] = []
+        ignored: list[Directive] = []
+        content_type: str | None = None
+        for name, value in pairs:
+            if name == X_ROBOTS_TAG:
+                scope, rest = split_scope(value)
+                source = Source(SourceKind.HEADER, f"X-Robots-Tag: {value.strip()}")
+                found = _directives(directive_items(rest), source)
+                (ignored if scope is not None and scope != token else directives).extend(found)
+            elif name in (TDM_RESERVATION, TDM_POLICY):
+                text = f"{name}: {value.strip()}"
+                directives.append(Directive(name, value.strip(), text, Source(SourceKind.HEADER, text)))
+            elif content_type is None:
+                content_type = value.partition(";")[0].strip().lower()
+        data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
+        is_html = content_type in HTML_TYPES if content_type else looks_like_html(data)
+        base_href: str | None = None
+        nofollow_hrefs: tuple[str, ...] = ()
+        if is_html and data:
+            names = frozenset(name for name in (ROBOTS_META, token, TDM_RESERVATION, TDM_POLICY) if name)
+            markup = scan(data, names, limit=limit, links=links)
+            for meta in markup.metas:
+                source = Source(SourceKind.META, meta.markup, meta.in_head)
+                if meta.name in (TDM_RESERVATION, TDM_POLICY):
+                    text = f"{meta.name}: {meta.content.strip()}"
+                    directives.append(Directive(meta.name, meta.content.strip(), text, source))
+                else:
+                    directives.extend(_directives(directive_items(meta.content), source))
+            base_href, nofollow_hrefs = markup.base_href, tuple(markup.nofollow_hrefs)
+        return cls(
+            agent=token,
+            directives=tuple(directives),
+            ignored=tuple(ignored),
+            checked_at=now or datetime.now(timezone.utc),
+            html=is_html,
+            base_href=base_href,
+            nofollow_hrefs=nofollow_hrefs,
+        )
+
+    @classmethod
+    def from_response(
+        cls, response: ResponseLike, *, agent: str, now: datetime | None = None, links: bool = False
+    ) -> PageDirectives:
+        """:meth:`parse` for a Scrapy response (or any object with ``.body`` and ``.headers``)."""
+        return cls.parse(response.body, response.headers, agent=agent, now=now, links=links)
+
+    def with_site_signals(
+        self, signals: Mapping[str, bool], source: str = "robots.txt Content-Signal"
+    ) -> PageDirectives:
+        """The same page with its origin's robots.txt ``Content-Signal`` folded in."""
+        return replace(self, site_signals=MappingProxyType(dict(signals)), site_source=source)
+
+    @property
+    def noindex(self) -> bool:
+        """``noindex``, ``none``, or an ``unavailable_after`` date that has passed."""
+        return Effect.NOINDEX in self._effects
+
+    @property
+    def nofollow(self) -> bool:
+        return Effect.NOFOLLOW in self._effects
+
+    @property
+    def noarchive(self) -> bool:
+        """``noarchive`` or Bing's ``nocache``: keep no cached copy."""
+        return Effect.NOARCHIVE in self._effects
+
+    @property
+    def nosnippet(self) -> bool:
+        return Effect.NOSNIPPET in self._effects
+
+    @property
+    def noimageindex(self) -> bool:
+        return Effect.NOIMAGEINDEX in self._effects
+
+    @property
+    def restricted(self) -> frozenset[Effect]:
+        """Every restriction in force."""
+        return frozenset(self._effects)
+
+    @property
+    def unavailable_after(self) -> datetime | None:
+        """The earliest valid ``unavailable_after`` date (UTC), passed or not."""
+        dates = [_date_of(directive) for directive in self.directives if directive.name == UNAVAILABLE_AFTER]
+        valid = [date for date in dates if date is not None]
+        return min(valid) if valid else None
+
+    @property
+    def max_snippet(self) -> int | None:
+        """The smallest ``max-snippet`` (-1 = no limit, read as the largest)."""
+        return _smallest_count(self._values("max-snippet"))
+
+    @property
+    def max_video_preview(self) -> int | None:
+        return _smallest_count(self._values("max-video-preview"))
+
+    @property
+    def max_image_preview(self) -> str | None:
+        """The most restrictive ``max-image-preview`` (``none`` < ``standard`` < ``large``)."""
+        known = [value.lower() for value in self._values("max-image-preview") if value.lower() in _IMAGE_PREVIEW_ORDER]
+        return min(known, key=_IMAGE_PREVIEW_ORDER.__getitem__) if known else None
+
+    @property
+    def tdm_reservation(self) -> bool:
+        """TDMRep: text and data mining rights are reserved (``tdm-reservation: 1``)."""
+        return any(value == "1" for value in self._values(TDM_RESERVATION))
+
+    @property
+    def tdm_policy(self) -> str | None:
+        """TDMRep: where the rights holder's licensing policy is (a URL), if the page says."""
+        values = self._values(TDM_POLICY)
+        return values[0] if values else None
+
+    @property
+    def unknown(self) -> tuple[Directive, ...]:
+        """Directives this project does not interpret (kept, never an error)."""
+        return tuple(directive for directive in self.directives if not _known(directive.name))
+
+    def allows(self, purpose: str) -> bool:
+        """Whether the page may be used for ``purpose`` (``search``, ``ai-input``, ``ai-train``):
+        ``noai``/``noimageai``, TDMRep and folded-in robots.txt ``Content-Signal`` say ``no``;
+        a purpose nothing speaks about is allowed."""
+        return self.refusal(purpose) is None
+
+    def refusal(self, purpose: str) -> str | None:
+        """What refuses ``purpose`` (for logs), or None when it is allowed."""
+        purpose = purpose.lower()
+        directive = self._refusals.get(purpose)
+        if directive is not None:
+            return directive.describe()
+        if self.site_signals.get(purpose) is False:
+            return f"{purpose}=no ({self.site_source})"
+        return None
+
+    def cause(self, effect: Effect | str) -> Directive | None:
+        """The first directive that set ``effect``, or None."""
+        return self._effects.get(Effect(effect))
+
+    def why(self, effect: Effect | str) -> str | None:
+        """The directive and tag or header that set ``effect`` (e.g. ``"nofollow"``), or None."""
+        directive = self._effects.get(Effect(effect))
+        if directive is None:
+            return None
+        if directive.name == UNAVAILABLE_AFTER:
+            return f"{directive.text}, passed ({directive.source})"
+        return directive.describe()
+
+    def explain(self) -> list[str]:
+        """One line per directive read: what it sets and which tag or header it came from."""
+        lines = [f"{directive.describe()}: {self._meaning(directive)}" for directive in self.directives]
+        lines += [f"{directive.describe()}: ignored, scoped to another agent" for directive in self.ignored]
+        lines += [
+            f"{purpose}={'yes' if allowed else 'no'} ({self.site_source})"
+            for purpose, allowed in self.site_signals.items()
+        ]
+        if not self.html:
+            lines.append("the body was not read: not an HTML response")
+        return lines or ["no robots directives: nothing restricted"]
+
+    def _meaning(self, directive: Directive) -> str:
+        effects = [effect.value for effect in self._effects_of(directive)]
+        if _refuses_ai(directive):
+            effects += [f"{purpose}=no" for purpose in AI_PURPOSES]
+        if directive.name == UNAVAILABLE_AFTER:
+            date = _date_of(directive)
+            if date is None:
+                return "not a date: ignored"
+            state = "passed: noindex" if date <= self.checked_at else "not yet passed"
+            return f"{date.isoformat()} {state}"
+        if effects:
+            return ", ".join(effects)
+        if directive.name == TDM_POLICY:
+            return "TDM policy (exposed)"
+        return "exposed, not enforced" if _known(directive.name) else "unknown: kept, not enforced"
+
+    def _effects_of(self, directive: Directive) -> tuple[Effect, ...]:
+        if directive.name == UNAVAILABLE_AFTER:
+            date = _date_of(directive)
+            return (Effect.NOINDEX,) if date is not None and date <= self.checked_at else ()
+        if directive.name == "max-snippet" and directive.value == "0":
+            return (Effect.NOSNIPPET,)
+        return _EFFECTS.get(directive.name, ())
+
+    def _values(self, name: str) -> list[str]:
+        return [d.value for d in self.directives if d.name == name and d.value is not None]
+
+
+def agent_token(agent: str) -> str:
+    """The lower-cased product token meta names and header scopes are compared with
+    (``MyBot/1.0 (+https://x)`` gives ``mybot``), whatever the matching mode."""
+    return product_token(agent).lower()
+
+
+def _refuses_ai(directive: Directive) -> bool:
+    return directive.name in _REFUSING or (directive.name == TDM_RESERVATION and directive.value == "1")
+
+
+def _known(name: str) -> bool:
+    return name in _EFFECTS or name in _REFUSING or name in _EXPOSED
+
+
+_EXPOSED = BOOLEAN_DIRECTIVES | VALUED_DIRECTIVES | {TDM_RESERVATION, TDM_POLICY}
+
+
+def _directives(items: tuple[Item, ...], source: Source) -> list[Directive]:
+    return [Directive(item.name, item.value, item.text, source) for item in items]
+
+
+def _date_of(directive: Directive) -> datetime | None:
+    return parse_date(directive.value) if directive.value is not None else None
+
+
+def _smallest_count(values: list[str]) -> int | None:
+    counts = [int(value) for value in map(str.strip, values) if re.fullmatch(r"-?\d+", value) and int(value) >= -1]
+    if not counts:
+        return None
+    limited = [count for count in counts if count >= 0]
+    return min(limited) if limited else -1
+
+
+def _header_pairs(headers: HeaderSource) -> list[tuple[str, str]]:
+    # dict.items: a dict subclass such as Scrapy's Headers holds its (name, values) as they are; its
+    # own items() would normalise every name again.
+    items: Iterable[tuple[Any, Any]] = (
+        dict.items(headers)
+        if isinstance(headers, dict)
+        else headers.items()
+        if isinstance(headers, Mapping)
+        else headers
+    )
+    pairs: list[tuple[str, str]] = []
+    for raw_name, raw_value in items:
+        name = _text(raw_name).strip().lower()
+        if name not in _READ_HEADERS:
+            continue
+        values = raw_value if isinstance(raw_value, (list, tuple)) else [raw_value]
+        pairs.extend((name, _text(value)) for value in values)
+    return pairs
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

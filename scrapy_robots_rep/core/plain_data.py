@@ -1,0 +1,166 @@
+"""The plain-data (JSON-safe) form of ``AgentRules``, written and read back checked.
+
+``AgentRules.to_dict`` and ``AgentRules.from_dict`` are the public entry
+points; this module knows the format and returns ``AgentRulesFields`` (the
+constructor's arguments), so it never needs ``AgentRules`` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy_robots_rep.core.content_signals import read_signals
+from scrapy_robots_rep.core.decision import SourceLine
+from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, DISALLOW, parse_line
+from scrapy_robots_rep.core.modes import MATCHING_MODES
+
+DumpedRule = tuple[bool, str, int, str]
+"""A rule as ``(allow, pattern, line, text)``, the fields of ``Rule``."""
+
+FORMAT_VERSION = 2
+"""Version 2 added ``content_signals`` and renamed ``verdict`` to ``fixed``."""
+
+# Line numbers are kept in 4-byte arrays.
+_LINE_LIMIT = 1 << 32
+_KEYS = frozenset(("v", "matching", "group", "crawl_delay", "sitemaps", "content_signals", "fixed", "reason", "rules"))
+
+
+@dataclass(frozen=True, slots=True)
+class AgentRulesFields:
+    """What an ``AgentRules`` is built from (its constructor's arguments)."""
+
+    matching: str
+    group: tuple[str, ...]
+    rules: tuple[DumpedRule, ...]
+    crawl_delay: float | None
+    sitemaps: tuple[str, ...]
+    content_signal_lines: tuple[SourceLine, ...]
+    fixed: bool | None
+    reason: str | None
+
+
+def dump(fields: AgentRulesFields) -> dict[str, Any]:
+    """``fields`` as JSON-safe plain data."""
+    return {
+        "v": FORMAT_VERSION,
+        "matching": fields.matching,
+        "group": list(fields.group),
+        "crawl_delay": fields.crawl_delay,
+        "sitemaps": list(fields.sitemaps),
+        "content_signals": [[source.line, source.text] for source in fields.content_signal_lines],
+        "fixed": fields.fixed,
+        "reason": fields.reason,
+        "rules": [list(rule) for rule in fields.rules],
+    }
+
+
+def load(data: object) -> AgentRulesFields:
+    """Read ``dump`` output back; ValueError naming what is wrong when malformed."""
+    if not isinstance(data, dict):
+        raise ValueError(f"AgentRules data must be a dict, got {type(data).__name__}")
+    if data.get("v") != FORMAT_VERSION:
+        raise ValueError(
+            f"unsupported AgentRules data version {data.get('v')!r} (expected {FORMAT_VERSION}): "
+            "data written by another release; fetch robots.txt again"
+        )
+    if set(data) != _KEYS:
+        raise ValueError(f"AgentRules data must have exactly the keys {sorted(_KEYS)}, got {sorted(map(str, data))}")
+    matching = data["matching"]
+    mode = MATCHING_MODES.get(matching) if isinstance(matching, str) else None
+    if mode is None:
+        raise ValueError(f"unknown matching mode {matching!r} in AgentRules data")
+    fixed = data["fixed"]
+    reason = data["reason"]
+    if fixed is not None and not isinstance(fixed, bool):
+        raise ValueError(f"'fixed' must be true, false or null, got {fixed!r}")
+    if not (reason is None or isinstance(reason, str)) or (fixed is not None and reason is None):
+        raise ValueError(f"'reason' must be a string when 'fixed' is set, got {reason!r}")
+    rules = _read_rules(data["rules"], mode.lenient)
+    if fixed is not None and rules:
+        raise ValueError("AgentRules data with a 'fixed' decision must have no rules")
+    return AgentRulesFields(
+        matching=matching,
+        group=_read_strings(data["group"], "group"),
+        rules=rules,
+        crawl_delay=_read_delay(data["crawl_delay"]),
+        sitemaps=_read_sitemaps(data["sitemaps"]),
+        content_signal_lines=_read_signal_lines(data["content_signals"], mode.lenient),
+        fixed=fixed,
+        reason=reason,
+    )
+
+
+def _read_strings(value: object, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{key!r} must be a list of strings")
+    return tuple(value)
+
+
+def _read_sitemaps(value: object) -> tuple[str, ...]:
+    """Sitemap URLs, each one non-empty robots.txt line value."""
+    sitemaps = _read_strings(value, "sitemaps")
+    if not all(sitemaps) or any("\n" in sitemap or "\r" in sitemap for sitemap in sitemaps):
+        raise ValueError("each of 'sitemaps' must be a non-empty string without line breaks")
+    return sitemaps
+
+
+def _read_delay(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"'crawl_delay' must be null or a number >= 0, got {value!r}")
+    return float(value)
+
+
+def _is_line_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value < _LINE_LIMIT
+
+
+def _check_one_line(text: str) -> None:
+    if "\n" in text or "\r" in text:
+        raise ValueError(f"line text {text!r} must be one line")
+
+
+def _read_rules(value: object, lenient: bool) -> tuple[DumpedRule, ...]:
+    if not isinstance(value, list):
+        raise ValueError("'rules' must be a list")
+    rules = []
+    for item in value:
+        if (
+            not isinstance(item, list)
+            or len(item) != 4
+            or not isinstance(item[0], bool)
+            or not isinstance(item[1], str)
+            or not _is_line_number(item[2])
+            or not isinstance(item[3], str)
+        ):
+            raise ValueError(
+                f"each rule must be [allow: bool, pattern: str, line: int from 1 to {_LINE_LIMIT - 1}, text: str], "
+                f"got {item!r}"
+            )
+        allow, pattern, line, text = item
+        _check_one_line(text)
+        if parse_line(text, lenient) != (ALLOW if allow else DISALLOW, pattern):
+            raise ValueError(f"rule text {text!r} does not say {'Allow' if allow else 'Disallow'}: {pattern!r}")
+        rules.append((allow, pattern, line, text))
+    return tuple(rules)
+
+
+def _read_signal_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
+    if not isinstance(value, list):
+        raise ValueError("'content_signals' must be a list")
+    lines = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
+            raise ValueError(
+                f"each of 'content_signals' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
+            )
+        line, text = item
+        _check_one_line(text)
+        parsed = parse_line(text, lenient)
+        if parsed is None or parsed[0] != CONTENT_SIGNAL or not read_signals(parsed[1]):
+            raise ValueError(f"line text {text!r} is not a Content-Signal line that sets a signal")
+        lines.append(SourceLine(line, text))
+    return tuple(lines)

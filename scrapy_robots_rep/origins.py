@@ -1,0 +1,327 @@
+"""``OriginRobots``: one origin's robots.txt while it is being obtained, and ``Origins``, all of them.
+
+An ``OriginRobots`` owns its origin's deferral state, its one fetch task (shared-store
+look-up, fetch, retries with backoff), the requests that bypassed the scheduler and wait
+for an attempt to end, and what happens when an attempt ends: the record is kept, the
+parked requests are released, the waiters woken (``docs/behaviour.md`` §5 and §6).
+``Origins`` holds what they share: the record cache, the fetcher, the shared store.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals as scrapy_signals
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet.defer import CancelledError, Deferred
+from twisted.python.failure import Failure
+
+from scrapy_robots_rep import signals
+from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache
+from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
+from scrapy_robots_rep.policy.records import Conclusion, RecordMaker
+from scrapy_robots_rep.robotparser import RepRobotParser
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+    from scrapy_robots_rep.fetcher import RobotsFetcher
+    from scrapy_robots_rep.parking import Parking
+    from scrapy_robots_rep.policy.settings import RepSettings
+    from scrapy_robots_rep.stores import SharedStore
+
+logger = logging.getLogger(__name__)
+
+PINNED_ORIGINS = 1024
+"""Origins whose last released record is kept beside the cache (released requests reach the
+downloader within a few batches, long before this many other origins are released)."""
+
+ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
+"""Scrapy's ``robots_parsed`` signal (Scrapy >= 2.19 sends it from its own middleware too)."""
+
+
+class Origins:
+    """Every origin's record and, for origins being obtained or failing, its ``OriginRobots``."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        settings: RepSettings,
+        fetcher: RobotsFetcher,
+        parking: Parking,
+        store: SharedStore | None,
+    ) -> None:
+        self.crawler = crawler
+        self.settings = settings
+        self.fetcher = fetcher
+        self.parking = parking
+        self.store = store
+        self.maker = RecordMaker(settings)
+        self.cache = MemoryCache(settings.cache_max_origins)
+        self._active: dict[str, OriginRobots] = {}
+        self._pinned: OrderedDict[str, CacheRecord] = OrderedDict()
+
+    def record(self, origin: str, released: bool = False) -> CacheRecord | None:
+        """The record requests of ``origin`` are decided by; for a released request, also the
+        record that released it if the cache evicted it since."""
+        record = self.cache.get(origin)
+        if record is None and released:
+            return self._pinned.get(origin)
+        return record
+
+    def route(self, origin: str, now: float, released: bool = False) -> tuple[Route, CacheRecord | None]:
+        """Where a request of ``origin`` goes now, and the record it would be decided by."""
+        record = self.record(origin, released)
+        active = self._active.get(origin)
+        where = route(active.state if active else None, record, now, released)
+        if where is Route.DECIDE and record is not None and refresh_due(active.state if active else None, record, now):
+            self.of(origin).start(None)
+        return where, record
+
+    def of(self, origin: str) -> OriginRobots:
+        """The ``OriginRobots`` of ``origin``, created on first need."""
+        active = self._active.get(origin)
+        if active is None:
+            active = self._active[origin] = OriginRobots(origin, self)
+        return active
+
+    def pin(self, origin: str, record: CacheRecord) -> None:
+        """Keep ``record`` for ``origin``'s released requests, even if the cache evicts it before
+        they reach the downloader (a tiny ``REP_CACHE_MAX_ORIGINS`` must not make them wait again)."""
+        self._pinned[origin] = record
+        self._pinned.move_to_end(origin)
+        if len(self._pinned) > PINNED_ORIGINS:
+            self._pinned.popitem(last=False)
+
+    def forget(self, origin: str) -> None:
+        self._active.pop(origin, None)
+
+    def pending(self) -> list[OriginRobots]:
+        """The origins being obtained or failing."""
+        return list(self._active.values())
+
+    def remember(self, origin: str, record: CacheRecord) -> None:
+        evictions = self.cache.evictions
+        self.cache.put(origin, record)
+        if self.cache.evictions != evictions:
+            stats = self.crawler.stats
+            assert stats is not None
+            stats.set_value("rep/cache/evictions", self.cache.evictions)
+
+    def cancel_all(self) -> None:
+        for active in list(self._active.values()):
+            active.cancel()
+
+
+class OriginRobots:
+    """One origin's robots.txt being obtained: state, fetch task, waiters and shared-store steps."""
+
+    def __init__(self, origin: str, origins: Origins) -> None:
+        self.origin = origin
+        self.state = OriginState()
+        self.waiters: list[Deferred[None]] = []
+        self._origins = origins
+        self._task: Deferred[None] | None = None
+        self._trigger: Request | None = None
+
+    @property
+    def fetching(self) -> bool:
+        return self.state.fetching
+
+    def start(self, trigger: Request | None) -> None:
+        """Start this origin's fetch task unless it runs; ``trigger`` is the request that needed it."""
+        if self.state.fetching:
+            return
+        state = self.state
+        state.fetching = True
+        state.drop_until = None
+        self._trigger = trigger
+        stats = self._origins.crawler.stats
+        assert stats is not None
+        stats.inc_value("rep/cache/misses")
+        task: Deferred[None] = deferred_from_coro(self._obtain())
+        self._task = task
+        task.addErrback(_ignore_cancel)
+
+    async def attempt_ended(self) -> None:
+        """Wait until the current fetch attempt ends (for a request that bypassed the scheduler)."""
+        waiter: Deferred[None] = Deferred()
+        self.waiters.append(waiter)
+        await maybe_deferred_to_future(waiter)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _obtain(self) -> None:
+        """The one task of this origin: shared store, fetch, retries, until rules or a drop."""
+        origins = self._origins
+        state = self.state
+        try:
+            while True:
+                delay = state.next_fetch_at - time.time()
+                if delay > 0:
+                    await _sleep(delay)
+                if state.cycle_started is None:
+                    state.cycle_started = time.time()
+                conclusion = await self._attempt()
+                self._settle(conclusion)
+                if conclusion.plan is None or conclusion.plan.recovery is not Recovery.RETRY:
+                    return
+        except CancelledError:
+            raise
+        except Exception as error:  # a bug must not strand the parked requests
+            logger.exception("Error while obtaining robots.txt of %s", self.origin, extra=self._extra())
+            now = time.time()
+            reason = f"error while obtaining robots.txt: {error!r}"
+            conclusion = origins.maker.failed(reason, None, origins.record(self.origin), state, now)
+            state.drop_until = now + origins.settings.defer_max_time
+            self._settle(conclusion)
+        finally:
+            state.fetching = False
+            self._wake()
+            if state.failures == 0 and not state.dropping(time.time()):
+                origins.forget(self.origin)
+
+    async def _attempt(self) -> Conclusion:
+        """One attempt: a fresh record from the fleet's store, or a fetch of our own."""
+        origins = self._origins
+        previous = origins.record(self.origin)
+        shared, locked = await self._consult_store()
+        if shared is not None and shared.is_fresh(time.time()):
+            stats = origins.crawler.stats
+            assert stats is not None
+            stats.inc_value("rep/cache/shared_hits")
+            return Conclusion(shared, "obtained by another crawler of the fleet")
+        if shared is not None and (previous is None or shared.fetched_at > previous.fetched_at):
+            previous = shared
+        try:
+            validators = previous.validators if previous is not None and previous.holds_rules else None
+            result = await origins.fetcher.fetch(self.origin, validators)
+            conclusion = origins.maker.conclude(result, previous, self.state, time.time())
+            if validators is not None and conclusion.plan is None:  # a failed refresh revalidated nothing
+                self._count_revalidation(result.hop.not_modified)
+            if origins.store is not None:
+                await _quietly("store", origins.store.store(self.origin, conclusion.record))
+        finally:
+            if locked and origins.store is not None:
+                await _quietly("release_fetch", origins.store.release_fetch(self.origin))
+        self._report(conclusion)
+        return conclusion
+
+    async def _consult_store(self) -> tuple[CacheRecord | None, bool]:
+        """The fleet's record for this origin, fresh if another process fetched it; and whether we hold the lock.
+
+        While another process holds the fetch lock, wait for the record it stores; past the end
+        of the deferral cycle, or when the store fails, fetch without the lock.
+        """
+        store = self._origins.store
+        if store is None:
+            return None, False
+        settings = self._origins.settings
+        assert self.state.cycle_started is not None
+        deadline = self.state.cycle_started + settings.defer_max_time
+        while True:
+            record = await _quietly("load", store.load(self.origin))
+            if record is not None and record.is_fresh(time.time()):
+                return record, False
+            locked = await _quietly("acquire_fetch", store.acquire_fetch(self.origin))
+            remaining = deadline - time.time()
+            if locked is not False or remaining <= 0:
+                return record, bool(locked)
+            timeout = min(settings.fetch_timeout * (settings.max_redirects + 1), remaining)
+            waited = await _quietly("wait_for_record", store.wait_for_record(self.origin, timeout))
+            if waited is not None and waited.is_fresh(time.time()):
+                return waited, False
+
+    def _count_revalidation(self, not_modified: bool) -> None:
+        stats = self._origins.crawler.stats
+        assert stats is not None
+        stats.inc_value(f"rep/robots/revalidated/{'not_modified' if not_modified else 'modified'}")
+
+    def _report(self, conclusion: Conclusion) -> None:
+        """Stats, log and Scrapy's ``robots_parsed`` for one fetch."""
+        crawler = self._origins.crawler
+        record = conclusion.record
+        stats = crawler.stats
+        assert stats is not None
+        stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
+        if record.lifetime_source is not None:
+            stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
+        failed = record.outcome.failed
+        logger.log(
+            logging.INFO if failed else logging.DEBUG,
+            "robots.txt of %(origin)s: %(outcome)s (%(reason)s)%(next)s",
+            {
+                "origin": self.origin,
+                "outcome": record.outcome.value,
+                "reason": conclusion.reason,
+                "next": _next_step(conclusion),
+            },
+            extra=self._extra(),
+        )
+        if conclusion.robots is not None and ROBOTS_PARSED is not None:
+            crawler.signals.send_catch_log(
+                ROBOTS_PARSED, robotparser=RepRobotParser(conclusion.robots), request=self._trigger
+            )
+
+    def _settle(self, conclusion: Conclusion) -> None:
+        """Keep the record; release the parked requests once they can be decided or must be dropped."""
+        origins = self._origins
+        record = conclusion.record
+        origins.remember(self.origin, record)
+        origins.crawler.signals.send_catch_log(signals.robots_obtained, origin=self.origin, record=record)
+        plan = conclusion.plan
+        if plan is None or plan.recovery is not Recovery.RETRY:
+            origins.pin(self.origin, record)
+            origins.parking.release(self.origin)
+        self._wake()
+
+    def _wake(self) -> None:
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            waiter.callback(None)
+
+    def _extra(self) -> dict[str, Any]:
+        return {"spider": self._origins.crawler.spider}
+
+
+def _next_step(conclusion: Conclusion) -> str:
+    plan = conclusion.plan
+    if plan is None:
+        return ""
+    if plan.recovery is Recovery.RETRY:
+        return f"; next attempt in {plan.delay:g}s"
+    if plan.recovery is Recovery.USE_COPY:
+        return f"; using the rules obtained earlier, next attempt in {plan.delay:g}s"
+    if plan.recovery is Recovery.DROP:
+        return f"; its requests are dropped for {plan.delay:g}s"
+    return "; unreachable too long: allow all"
+
+
+def _ignore_cancel(failure: Failure) -> Failure | None:
+    """The fetch task was cancelled at close: nothing to report; any other failure goes on."""
+    return None if isinstance(failure.value, CancelledError) else failure
+
+
+async def _quietly(name: str, call: Any) -> Any:
+    """Await a shared-store call; its errors are logged, never break the crawl."""
+    try:
+        return await call
+    except CancelledError:
+        raise
+    except Exception:
+        logger.warning("Shared robots.txt store failed in %s()", name, exc_info=True)
+        return None
+
+
+async def _sleep(seconds: float) -> None:
+    """Wait on whichever reactor Scrapy installed (imported late, so as not to install one)."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+
+    await maybe_deferred_to_future(deferLater(reactor, seconds, lambda: None))

@@ -1,0 +1,165 @@
+"""``PageDirectivesMiddleware``: the spider middleware enforcing page-level directives (docs/behaviour.md §10).
+
+Each response's directives are read before its callback runs and kept in
+``response.meta["robots"]`` (a :class:`~scrapy_robots_rep.core.page.PageDirectives`). What the
+callback yields is then filtered: requests of a ``nofollow`` page (and, with
+``REP_PAGE_REL_NOFOLLOW``, requests for its ``rel="nofollow"`` links) are dropped; items of a
+``noindex`` page, or of a page whose signals refuse a purpose in ``REP_PURPOSES``, are dropped.
+A request, or a page fetched, with ``meta["dont_obey_robotstxt"]`` is exempt. Every drop is
+counted under ``rep/page/`` and logged at DEBUG with the directive and where it came from.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
+from weakref import WeakKeyDictionary
+
+from scrapy.exceptions import NotConfigured
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from w3lib.url import canonicalize_url
+
+from scrapy_robots_rep.core.page import PURPOSES, Effect, PageDirectives
+from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+logger = logging.getLogger(__name__)
+
+META_KEY = "robots"
+"""``response.meta`` key holding the page's :class:`PageDirectives`."""
+
+CONTENT_SIGNALS_META = "rep_content_signals"
+"""``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
+(a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
+
+NOINDEX_CHOICES = ("drop", "keep")
+
+
+@dataclass(frozen=True, slots=True)
+class PageSettings:
+    """The page-level settings, validated."""
+
+    enabled: bool = True
+    noindex: str = "drop"
+    rel_nofollow: bool = False
+    purposes: tuple[str, ...] = ()
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, Any]) -> PageSettings:
+        reader = SettingsReader(settings)
+        defaults = cls()
+        return cls(
+            enabled=reader.boolean("REP_PAGE_DIRECTIVES", defaults.enabled),
+            noindex=reader.choice("REP_PAGE_NOINDEX", defaults.noindex, NOINDEX_CHOICES),
+            rel_nofollow=reader.boolean("REP_PAGE_REL_NOFOLLOW", defaults.rel_nofollow),
+            purposes=read_purposes(reader.raw("REP_PURPOSES")),
+        )
+
+
+def read_purposes(value: Any) -> tuple[str, ...]:
+    """``REP_PURPOSES``: a list of purposes or one comma-separated string; each one of :data:`PURPOSES`."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        entries = list(value)
+    else:
+        raise SettingsError(f"REP_PURPOSES must be a list of purposes or a comma-separated string, got {value!r}")
+    purposes: list[str] = []
+    for entry in entries:
+        purpose = entry.strip().lower() if isinstance(entry, str) else entry
+        if purpose not in PURPOSES:
+            allowed = ", ".join(repr(name) for name in PURPOSES)
+            raise SettingsError(f"REP_PURPOSES entries must be among {allowed}, got {entry!r}")
+        if purpose not in purposes:
+            purposes.append(purpose)
+    return tuple(purposes)
+
+
+class PageDirectivesMiddleware(BaseSpiderMiddleware):
+    """Obeys robots meta tags, ``X-Robots-Tag`` and content-usage signals (docs/behaviour.md §10)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        settings = PageSettings.from_mapping(crawler.settings)
+        if not settings.enabled:
+            raise NotConfigured("REP_PAGE_DIRECTIVES is False")
+        self.settings = settings
+        self.agent = RepSettings.from_mapping(crawler.settings).user_agent
+        self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
+
+    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
+        page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.rel_nofollow)
+        signals = response.meta.get(CONTENT_SIGNALS_META)
+        if signals:
+            page = page.with_site_signals(signals)
+        response.meta[META_KEY] = page
+        for effect in page.restricted:
+            self._count(f"directive/{effect.value}")
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
+        if response is None or request.meta.get("dont_obey_robotstxt") or _exempt(response):
+            return request
+        page = self._page(response)
+        if page.nofollow:
+            self._drop_request(request, response, "nofollow", page.why(Effect.NOFOLLOW))
+            return None
+        if self.settings.rel_nofollow and page.nofollow_hrefs and self._marked_nofollow(request, response, page):
+            self._drop_request(request, response, "rel_nofollow", 'the page links to it with rel="nofollow"')
+            return None
+        return request
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is None or _exempt(response):
+            return item
+        page = self._page(response)
+        if page.noindex and self.settings.noindex == "drop":
+            cause = page.cause(Effect.NOINDEX)
+            kind = "unavailable_after" if cause is not None and cause.name == "unavailable_after" else "noindex"
+            self._drop_item(response, kind, page.why(Effect.NOINDEX))
+            return None
+        for purpose in self.settings.purposes:
+            refusal = page.refusal(purpose)
+            if refusal is not None:
+                self._drop_item(response, f"purpose/{purpose}", refusal)
+                return None
+        return item
+
+    def _page(self, response: Response) -> PageDirectives:
+        page = response.meta.get(META_KEY)
+        if not isinstance(page, PageDirectives):
+            self.process_spider_input(response)
+            page = response.meta[META_KEY]
+        return page
+
+    def _marked_nofollow(self, request: Request, response: Response, page: PageDirectives) -> bool:
+        urls = self._nofollow_urls.get(response)
+        if urls is None:
+            base = urljoin(response.url, page.base_href) if page.base_href else response.url
+            urls = frozenset(canonicalize_url(urljoin(base, href)) for href in page.nofollow_hrefs)
+            self._nofollow_urls[response] = urls
+        return canonicalize_url(request.url) in urls
+
+    def _drop_request(self, request: Request, response: Response, kind: str, why: str | None) -> None:
+        self._count(f"requests_dropped/{kind}")
+        logger.debug("Dropped request %s yielded by %s: %s", request.url, response.url, why)
+
+    def _drop_item(self, response: Response, kind: str, why: str | None) -> None:
+        self._count(f"items_dropped/{kind}")
+        logger.debug("Dropped an item from %s: %s", response.url, why)
+
+    def _count(self, key: str) -> None:
+        if self.crawler.stats is not None:
+            self.crawler.stats.inc_value(f"rep/page/{key}")
+
+
+def _exempt(response: Response) -> bool:
+    return bool(response.meta.get("dont_obey_robotstxt"))

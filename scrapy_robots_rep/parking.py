@@ -1,0 +1,111 @@
+"""``Parking``: requests held outside the scheduler until their origin's robots.txt is obtained.
+
+Parked requests occupy neither the scheduler nor the download concurrency
+(``docs/behaviour.md`` §5). When an origin's rules arrive its requests become ready and
+are given back to the engine in priority order (as if they had never been deferred), taking
+turns across origins at equal priority, and paced: a batch whenever the scheduler runs dry
+and a few more each time a download ends, so that one origin's backlog never floods the
+downloader and a busy scheduler never starves them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from itertools import count
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+RELEASED_PER_DOWNLOAD = 2
+"""Ready requests given back to the engine each time a download ends."""
+
+
+class Parking:
+    """Parked requests per origin, and the ready ones waiting to go back to the engine."""
+
+    def __init__(self, crawler: Crawler, on_release: Callable[[str, Request], None]) -> None:
+        self._crawler = crawler
+        self._on_release = on_release
+        self._batch = max(crawler.settings.getint("CONCURRENT_REQUESTS"), 1)
+        self._parked: defaultdict[str, list[Request]] = defaultdict(list)
+        self._ready: list[tuple[int, int, int, str, Request]] = []
+        self._order = count()
+        self._pacing = False
+        crawler.signals.connect(self._on_scheduler_empty, signals.scheduler_empty)
+
+    def park(self, origin: str, request: Request) -> None:
+        self._parked[origin].append(request)
+
+    def parked(self, origin: str) -> int:
+        """How many requests of ``origin`` are parked."""
+        parked = self._parked.get(origin)
+        return len(parked) if parked else 0
+
+    def release(self, origin: str) -> None:
+        """Make ``origin``'s parked requests ready, and start giving them back."""
+        requests = self._parked.pop(origin, None)
+        if not requests:
+            return
+        for turn, request in enumerate(requests):
+            heapq.heappush(self._ready, (-request.priority, turn, next(self._order), origin, request))
+        self.give_back(1)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether any request is parked or ready."""
+        return bool(self._ready) or any(self._parked.values())
+
+    def by_origin(self) -> dict[str, int]:
+        """Parked and ready requests per origin."""
+        counts = {origin: len(requests) for origin, requests in self._parked.items() if requests}
+        for *_, origin, _ in self._ready:
+            counts[origin] = counts.get(origin, 0) + 1
+        return counts
+
+    def take_all(self) -> Iterator[tuple[str, Request]]:
+        """Remove and yield every parked and ready request (at close)."""
+        parked, self._parked = self._parked, defaultdict(list)
+        ready, self._ready = self._ready, []
+        self._pace(False)
+        for origin, requests in parked.items():
+            for request in requests:
+                yield origin, request
+        for *_, origin, request in sorted(ready):
+            yield origin, request
+
+    def give_back(self, budget: int | None = None) -> None:
+        """Give up to ``budget`` ready requests (default: one batch) back to the engine, best first."""
+        engine = self._crawler.engine
+        if engine is None or engine.spider is None:
+            return
+        budget = self._batch if budget is None else budget
+        ready = self._ready
+        while ready and budget > 0:
+            *_, origin, request = heapq.heappop(ready)
+            self._on_release(origin, request)
+            engine.crawl(request)
+            budget -= 1
+        self._pace(bool(ready))
+
+    def _pace(self, on: bool) -> None:
+        """Listen to finished downloads only while requests are ready (the hot path stays cheap)."""
+        if on == self._pacing:
+            return
+        self._pacing = on
+        if on:
+            self._crawler.signals.connect(self._on_download_left, signals.request_left_downloader)
+        else:
+            self._crawler.signals.disconnect(self._on_download_left, signals.request_left_downloader)
+
+    def _on_download_left(self, **kwargs: Any) -> None:
+        self.give_back(RELEASED_PER_DOWNLOAD)
+
+    def _on_scheduler_empty(self) -> None:
+        if self._ready:
+            self.give_back()

@@ -1,0 +1,129 @@
+"""The end-of-crawl report: per origin, what robots.txt said and what became of its requests.
+
+Plain data built from the crawl's accounting (``docs/behaviour.md`` §11): written to the log
+in short, and whole as JSON with ``REP_REPORT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from scrapy_robots_rep.core import AgentRules
+from scrapy_robots_rep.policy.accounting import OriginCounts
+
+REPORT_VERSION = 1
+LISTED_IN_LOG = 10
+"""Origins named per line of the log summary; the JSON report has them all."""
+
+
+@dataclass(slots=True)
+class RobotsSeen:
+    """The last robots.txt answer of one origin."""
+
+    outcome: str
+    status: int | None
+    reason: str
+    blocks_everything: bool
+    """The rules disallow every path for the agent (e.g. ``Disallow: /``, or a legacy 401/403)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OriginSummary:
+    """One origin's line of the report."""
+
+    origin: str
+    robots: RobotsSeen | None
+    allowed: int
+    disallowed: int
+    dropped_unreachable: int
+    deferred: int
+    still_waiting: int
+    crawl_delay: float | None = None
+    """The delay robots.txt asked for, in seconds."""
+    delay_applied: float | None = None
+    """The delay applied to the origin's downloader slot (capped at ``REP_CRAWL_DELAY_MAX``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlReport:
+    """Every origin the crawl checked."""
+
+    origins: list[OriginSummary] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": REPORT_VERSION, "origins": [asdict(summary) for summary in self.origins]}
+
+    def lines(self) -> list[tuple[bool, str]]:
+        """The short log summary, as (loud, text): loud lines say an origin is closed to the crawl."""
+        lines: list[tuple[bool, str]] = []
+        blocked = [s for s in self.origins if s.robots is not None and s.robots.blocks_everything]
+        unreachable = [s for s in self.origins if s.dropped_unreachable or s.still_waiting]
+        delayed = [s for s in self.origins if s.delay_applied]
+        total = sum(s.allowed + s.disallowed + s.dropped_unreachable for s in self.origins)
+        lines.append(
+            (
+                False,
+                f"robots.txt report: {len(self.origins)} origins, {total} requests decided: "
+                f"{sum(s.allowed for s in self.origins)} allowed, {sum(s.disallowed for s in self.origins)} "
+                f"disallowed, {sum(s.dropped_unreachable for s in self.origins)} dropped as unreachable, "
+                f"{sum(s.still_waiting for s in self.origins)} still waiting",
+            )
+        )
+        for summary in blocked:
+            why = summary.robots.reason if summary.robots else ""
+            text = f"{summary.origin} blocks this crawler entirely ({why}): {summary.disallowed} requests disallowed"
+            lines.append((True, text))
+        if unreachable:
+            named = ", ".join(
+                f"{s.origin} ({s.dropped_unreachable} dropped, {s.still_waiting} waiting)"
+                for s in unreachable[:LISTED_IN_LOG]
+            )
+            more = f" and {len(unreachable) - LISTED_IN_LOG} more" if len(unreachable) > LISTED_IN_LOG else ""
+            lines.append((True, f"robots.txt could not be obtained for {len(unreachable)} origins: {named}{more}"))
+        if delayed:
+            named = ", ".join(_delay_text(s) for s in delayed[:LISTED_IN_LOG])
+            more = f" and {len(delayed) - LISTED_IN_LOG} more" if len(delayed) > LISTED_IN_LOG else ""
+            lines.append((False, f"Crawl-delay applied to {len(delayed)} origins: {named}{more}"))
+        return lines
+
+
+def _delay_text(summary: OriginSummary) -> str:
+    asked = f" (asked {summary.crawl_delay:g}s)" if summary.crawl_delay != summary.delay_applied else ""
+    return f"{summary.origin} {summary.delay_applied:g}s{asked}"
+
+
+def summarise(
+    counts: Mapping[str, OriginCounts],
+    robots: Mapping[str, RobotsSeen],
+    delays: Mapping[str, tuple[float, float]],
+    waiting: Mapping[str, int],
+) -> CrawlReport:
+    """The report from the per-origin counters, robots.txt answers, delays (asked, applied) and waiting requests."""
+    origins = sorted(set(counts) | set(robots) | set(waiting))
+    summaries = []
+    for origin in origins:
+        origin_counts = counts.get(origin) or OriginCounts()
+        asked, applied = delays.get(origin, (None, None))
+        summaries.append(
+            OriginSummary(
+                origin=origin,
+                robots=robots.get(origin),
+                allowed=origin_counts.allowed,
+                disallowed=origin_counts.disallowed,
+                dropped_unreachable=origin_counts.dropped_unreachable,
+                deferred=origin_counts.deferred,
+                still_waiting=waiting.get(origin, 0),
+                crawl_delay=asked,
+                delay_applied=applied,
+            )
+        )
+    return CrawlReport(summaries)
+
+
+def blocks_everything(rules: AgentRules, origin: str) -> bool:
+    """Whether ``rules`` disallow every path of ``origin`` (``Disallow: /`` and no allow rule)."""
+    if rules.allowed(origin + "/"):
+        return False
+    return not any(rule.allow for rule in rules.rules())

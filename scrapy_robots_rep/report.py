@@ -1,0 +1,113 @@
+"""``CrawlReporter``: what the robots middleware tells while a crawl runs and when it ends.
+
+While requests wait for robots.txt, one INFO line at each ``LOGSTATS_INTERVAL`` says how
+many origins and requests wait, when the next attempt is and when they will be dropped. At
+the end, a short per-origin summary goes to the log and, with ``REP_REPORT``, the whole
+report to a JSON file (``docs/behaviour.md`` §11).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy.utils.asyncio import create_looping_call
+
+from scrapy_robots_rep import signals
+from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, summarise
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from scrapy_robots_rep.origins import Origins
+    from scrapy_robots_rep.policy.accounting import Accounting
+    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.slot_delays import SlotDelays
+
+logger = logging.getLogger("scrapy_robots_rep")
+
+
+class CrawlReporter:
+    """Progress lines while requests wait, and the end-of-crawl report."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        origins: Origins,
+        accounting: Accounting,
+        delays: SlotDelays | None,
+        path: str | None,
+    ) -> None:
+        self._crawler = crawler
+        self._origins = origins
+        self._accounting = accounting
+        self._delays = delays
+        self._path = path
+        self._robots: dict[str, RobotsSeen] = {}
+        self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
+        self._loop: Any = None
+        crawler.signals.connect(self._on_robots_obtained, signals.robots_obtained)
+
+    def start(self) -> None:
+        if self._interval > 0:
+            self._loop = create_looping_call(self.progress)
+            self._loop.start(self._interval, now=False)
+
+    def progress(self) -> None:
+        """Log where the waiting requests stand, if any wait."""
+        waiting = self._origins.parking.by_origin()
+        if not waiting:
+            return
+        now = time.time()
+        settings = self._origins.settings
+        pending = [active for active in self._origins.pending() if active.origin in waiting]
+        attempts = [(active.state.next_fetch_at, active.origin) for active in pending if active.state.next_fetch_at]
+        cycles = [
+            (active.state.cycle_started + settings.defer_max_time, active.origin)
+            for active in pending
+            if active.state.cycle_started is not None
+        ]
+        parts = [f"{sum(waiting.values())} requests of {len(waiting)} origins wait for robots.txt"]
+        if attempts:
+            at, origin = min(attempts)
+            parts.append(f"next attempt in {max(at - now, 0):.0f}s ({origin})")
+        if cycles:
+            at, origin = min(cycles)
+            parts.append(f"dropped in {max(at - now, 0):.0f}s if still unreachable ({origin} first)")
+        logger.info("; ".join(parts), extra={"spider": self._crawler.spider})
+
+    def close(self, waiting: dict[str, int]) -> None:
+        """Stop the progress lines; log the summary and write the JSON report."""
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        report = summarise(
+            self._accounting.origins,
+            self._robots,
+            self._delays.applied if self._delays is not None else {},
+            waiting,
+        )
+        if not report.origins:
+            return
+        for loud, line in report.lines():
+            logger.log(logging.WARNING if loud else logging.INFO, line, extra={"spider": self._crawler.spider})
+        if self._path:
+            path = Path(self._path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+            logger.info("robots.txt report written to %s", path, extra={"spider": self._crawler.spider})
+
+    def _on_robots_obtained(self, origin: str, record: CacheRecord) -> None:
+        blocked = not record.outcome.failed and blocks_everything(record.rules, origin)
+        if blocked:
+            decision = record.rules.explain(origin + "/")
+            rule = decision.rule
+            group = ", ".join(decision.group)
+            reason = f"{rule.text!r} at line {rule.line}, group {group}" if rule else decision.reason
+        elif record.status is not None:
+            reason = f"robots.txt returned {record.status}"
+        else:
+            reason = "robots.txt could not be fetched"
+        self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)

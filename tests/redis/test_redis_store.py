@@ -1,0 +1,251 @@
+"""RedisStore against a real redis-server: the shared-store contract, then what is Redis's own
+(key format and lifetime, lock renewal and takeover, lost notifications, outages, settings)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.stores import SharedStore
+from scrapy_robots_rep.stores import redis as redis_store
+from scrapy_robots_rep.stores.redis import RedisStore
+from tests.redis.server import RedisServer
+from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, record
+from tests.stores.on_asyncio import on_asyncio, run
+
+SCOPE = "testbot/rfc9309/rfc9309"
+RECORD_KEY = f"rep:origin:{SCOPE}:{ORIGIN}"
+LOCK_KEY = f"rep:lock:{SCOPE}:{ORIGIN}"
+
+
+class TestRedisStore(StoreContract):
+    @pytest.fixture
+    def store_class(self) -> type[SharedStore]:
+        return RedisStore
+
+    @pytest.fixture
+    def store_settings(self, redis_server: RedisServer) -> dict[str, Any]:
+        return {"REP_REDIS_URL": redis_server.url}
+
+    @pytest.fixture
+    def plant(self, redis_server: RedisServer) -> Planter:
+        def plant(store: SharedStore, origin: str, text: str) -> None:
+            with redis_server.client() as client:
+                client.hset(
+                    f"rep:origin:{store.key(origin)}", mapping={"record": text, "fetched_at": 0, "expires_at": 0}
+                )
+
+        return plant
+
+
+@pytest.fixture
+def open_store(redis_server: RedisServer) -> Iterator[Callable[..., Process]]:
+    """Opens RedisStore instances ("processes") on the test server; closes them afterwards."""
+    opened: list[Process] = []
+
+    def open_one(**settings: object) -> Process:
+        crawler = get_crawler(
+            settings_dict={"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": redis_server.url, **settings}
+        )
+        process = Process(build_from_crawler(RedisStore, crawler), crawler.stats)
+        opened.append(process)
+        return process
+
+    yield open_one
+    for process in opened:
+        run(process.store.close())
+
+
+@on_asyncio
+async def test_a_record_is_json_in_a_scoped_key_living_past_its_freshness(open_store, redis_server) -> None:
+    writer = open_store(REP_UNREACHABLE_MAX_AGE=1000)
+    await writer.store.store(ORIGIN, record(lifetime=60))
+    with redis_server.client() as client:
+        assert client.keys("rep:origin:*") == [RECORD_KEY.encode()]
+        raw = client.hget(RECORD_KEY, "record")
+        assert json.loads(raw)["v"] == 2
+        assert 1055 <= client.ttl(RECORD_KEY) <= 1060
+
+
+@on_asyncio
+async def test_key_outlives_freshness_by_the_unreachable_max_age_then_expires(open_store) -> None:
+    process = open_store(REP_UNREACHABLE_MAX_AGE=0.5)
+    await process.store.store(ORIGIN, record(lifetime=0.2))
+    await asyncio.sleep(0.4)
+    kept = await process.store.load(ORIGIN)
+    assert kept is not None and not kept.is_fresh(time.time())
+    await asyncio.sleep(0.5)
+    assert await process.store.load(ORIGIN) is None
+
+
+@on_asyncio
+async def test_prefix_separates_fleets(open_store) -> None:
+    one, two = open_store(REP_REDIS_PREFIX="one:"), open_store(REP_REDIS_PREFIX="two:")
+    await one.store.store(ORIGIN, record())
+    assert await two.store.load(ORIGIN) is None
+    assert await two.store.acquire_fetch("http://b.test")
+    assert await one.store.acquire_fetch("http://b.test")
+
+
+@on_asyncio
+async def test_a_live_holder_keeps_its_lock_beyond_the_timeout(open_store) -> None:
+    holder, other = open_store(REP_REDIS_LOCK_TIMEOUT=0.3), open_store(REP_REDIS_LOCK_TIMEOUT=0.3)
+    assert await holder.store.acquire_fetch(ORIGIN)
+    await asyncio.sleep(1.0)
+    assert not await other.store.acquire_fetch(ORIGIN)
+
+
+@on_asyncio
+async def test_a_killed_holders_lock_expires_and_is_taken_over(open_store, redis_server) -> None:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, redis_server.url],
+        stdout=subprocess.PIPE,
+        cwd=os.getcwd(),
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
+        other = open_store(REP_REDIS_LOCK_TIMEOUT=0.5)
+        assert not await other.store.acquire_fetch(ORIGIN)
+        with redis_server.client() as client:
+            assert client.get(LOCK_KEY).split(b":")[1] == str(holder.pid).encode()
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=5)
+        killed_at = time.monotonic()
+        while not await other.store.acquire_fetch(ORIGIN):
+            assert time.monotonic() - killed_at < 5, "the dead holder's lock never expired"
+            await asyncio.sleep(0.05)
+    finally:
+        holder.kill()
+        holder.communicate()
+
+
+_HOLD_LOCK = """
+import asyncio, sys
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+from scrapy_robots_rep.stores.redis import RedisStore
+
+async def hold():
+    settings = {"REP_REDIS_URL": sys.argv[1], "REP_REDIS_LOCK_TIMEOUT": 0.5, "USER_AGENT": "testbot/1.0"}
+    store = build_from_crawler(RedisStore, get_crawler(settings_dict=settings))
+    assert await store.acquire_fetch("http://a.test")
+    print("held", flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(hold())
+"""
+
+
+@on_asyncio
+async def test_waiter_is_woken_by_the_store_notification(open_store, monkeypatch) -> None:
+    monkeypatch.setattr(redis_store, "POLL_INTERVAL", 30.0)
+    fetcher, waiter = open_store(), open_store()
+    stored = record()
+    assert await fetcher.store.acquire_fetch(ORIGIN)
+    started = time.monotonic()
+    waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=10))
+    await asyncio.sleep(0.3)
+    await fetcher.store.store(ORIGIN, stored)
+    await fetcher.store.release_fetch(ORIGIN)
+    found = await waiting
+    assert found is not None and found.to_dict() == stored.to_dict()
+    assert time.monotonic() - started < 5, "without polling, only the notification ends the wait early"
+
+
+@on_asyncio
+async def test_waiter_finds_a_record_whose_notification_was_lost(open_store, redis_server, monkeypatch) -> None:
+    monkeypatch.setattr(redis_store, "POLL_INTERVAL", 0.1)
+    waiter = open_store()
+    stored = record()
+    with redis_server.client() as client:
+        client.set(LOCK_KEY, "elsewhere:1:x", px=5000)
+        started = time.monotonic()
+        waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=5))
+        await asyncio.sleep(0.3)
+        client.hset(RECORD_KEY, mapping={"record": json.dumps(stored.to_dict()), "fetched_at": 1})
+    found = await waiting
+    assert found is not None and found.fetched_at == stored.fetched_at
+    assert time.monotonic() - started < 2, "the waiter's own polling finds the record"
+
+
+@on_asyncio
+async def test_outage_degrades_with_one_warning_then_resynchronises(
+    open_store, redis_server, monkeypatch, caplog
+) -> None:
+    monkeypatch.setattr(redis_store, "RETRY_INTERVAL", 0.2)
+    process = open_store(REP_REDIS_TIMEOUT=0.5)
+    store = process.store
+    await store.load(ORIGIN)
+    redis_server.stop()
+    stored = record()
+    with caplog.at_level(logging.INFO, logger="scrapy_robots_rep.stores.redis"):
+        for _ in range(3):
+            assert await store.load(ORIGIN) is None
+            await store.store(ORIGIN, stored)
+            assert await store.acquire_fetch("http://b.test")
+            assert await store.wait_for_record("http://c.test", timeout=5) is None
+            await asyncio.sleep(0.25)
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and "unavailable" in warnings[0].getMessage()
+        assert process.stat("outages") == 1
+        assert process.stat("errors") >= 3
+
+        redis_server.start()
+        await asyncio.sleep(0.25)
+        loaded = await store.load(ORIGIN)
+    assert loaded is None, "Redis came back empty; the resync follows the first answer"
+    assert any("available again" in r.getMessage() for r in caplog.records)
+    await asyncio.sleep(0.2)
+    resynced = await open_store().store.load(ORIGIN)
+    assert resynced is not None and resynced.to_dict() == stored.to_dict()
+    assert process.stat("resynced") == 1
+    assert process.stat("outages") == 1
+
+
+@on_asyncio
+async def test_an_unresponsive_redis_costs_at_most_the_timeout(open_store, redis_server, monkeypatch) -> None:
+    monkeypatch.setattr(redis_store, "RETRY_INTERVAL", 60.0)
+    process = open_store(REP_REDIS_TIMEOUT=0.2)
+    await process.store.store(ORIGIN, record())
+    with redis_server.frozen():
+        started = time.monotonic()
+        assert await process.store.load(ORIGIN) is None
+        assert time.monotonic() - started < 2
+        started = time.monotonic()
+        assert await process.store.acquire_fetch(ORIGIN)
+        assert time.monotonic() - started < 0.1
+    assert process.stat("outages") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("REP_REDIS_LOCK_TIMEOUT", 0, "REP_REDIS_LOCK_TIMEOUT must be greater than 0, got 0"),
+        ("REP_REDIS_TIMEOUT", "soon", "REP_REDIS_TIMEOUT must be a number of seconds, got 'soon'"),
+        ("REP_REDIS_PREFIX", "", "REP_REDIS_PREFIX must be a non-empty string"),
+        ("REP_REDIS_URL", "ftp://x", "REP_REDIS_URL is not a Redis URL"),
+    ],
+)
+def test_bad_settings_name_the_setting(name: str, value: object, message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        build_from_crawler(RedisStore, get_crawler(settings_dict={name: value}))
+
+
+def test_without_the_redis_client_the_error_says_what_to_install() -> None:
+    probe = "import sys; sys.modules['redis'] = None\nimport scrapy_robots_rep.stores.redis\n"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "ImportError: scrapy_robots_rep.RedisStore needs the redis client: pip install redis" in result.stderr

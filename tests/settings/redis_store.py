@@ -1,0 +1,25 @@
+"""Settings sharing robots.txt records through a test redis-server (``tests.redis.server``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.redis.server import RedisServer
+
+REDIS_BACKEND = "scrapy_robots_rep.RedisStore"
+"""``REP_CACHE_BACKEND`` of the shared Redis store."""
+
+
+def shared_cache(server: RedisServer) -> dict[str, Any]:
+    """Settings that share robots.txt records through ``server``."""
+    return {"REP_CACHE_BACKEND": REDIS_BACKEND, "REP_REDIS_URL": server.url}
+
+
+def redis_queue(server: RedisServer) -> dict[str, Any]:
+    """Settings of a scrapy-redis scheduler (requests serialised into ``server``)."""
+    return {
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_PERSIST": False,
+        "REDIS_URL": server.url,
+    }
