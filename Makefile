@@ -25,7 +25,8 @@ redis-server:
 demo: $(VENV)/.installed
 	cd example_project && ../$(BIN)/scrapy crawl demo
 
-test: $(VENV)/.installed redis-server
+# The static checks first (seconds), then the whole test suite.
+test: lint redis-server
 	$(BIN)/python -m pytest
 
 # Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports) and mypy --strict

@@ -197,7 +197,11 @@ def print_ratios(results: dict[str, dict[str, float]], protego: str) -> None:
         checks: list[tuple[str, float, bool | None]] = [
             ("parse MB/s", result["parse MB/s"] / base["parse MB/s"], result["parse MB/s"] >= 5 * base["parse MB/s"]),
             ("+1st decision MB/s", result["+1st decision MB/s"] / base["+1st decision MB/s"], None),
-            ("decisions/s", result["decisions/s"] / base["decisions/s"], result["decisions/s"] >= 5 * base["decisions/s"]),
+            (
+                "decisions/s",
+                result["decisions/s"] / base["decisions/s"],
+                result["decisions/s"] >= 5 * base["decisions/s"],
+            ),
         ]
         for column in ("bytes/origin mean", "bytes/origin median"):
             ratio = result[column] / base[column]
@@ -208,7 +212,9 @@ def print_ratios(results: dict[str, dict[str, float]], protego: str) -> None:
             print(f"  {name:32} {label:22} {ratio:8.2f}x  {judged}")
 
 
-def agreement(kept: dict[str, dict[str, Any]], peers: dict[str, Peer], urls: list[tuple[str, str]], protego: str) -> float:
+def agreement(
+    kept: dict[str, dict[str, Any]], peers: dict[str, Peer], urls: list[tuple[str, str]], protego: str
+) -> float:
     """Share of URLs that core (rfc9309) and Protego decide alike."""
     core_name = "core (rfc9309) parse+for_agent"
     core, other = peers[core_name], peers[protego]

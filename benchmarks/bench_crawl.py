@@ -19,17 +19,14 @@ as the server counted them (must be exactly 1).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from loopback import LoopbackSites, run_child
+
 MODES = ("none", "builtin", "rep")
 PAGE = b"<html><head><title>page</title></head><body>" + b"<p>some text</p>" * 40 + b"</body></html>"
 ROBOTS = "\n".join(
@@ -64,68 +61,6 @@ MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "builtin": {"ROBOTSTXT_OBEY": True},
     "rep": {"ROBOTSTXT_OBEY": False, "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.RobotsMiddleware": 100}},
 }
-
-
-class LoopbackSites:
-    """A minimal HTTP/1.1 keep-alive server on many loopback addresses, in a thread."""
-
-    def __init__(self, origins: int) -> None:
-        self.robots_hits: Counter[str] = Counter()
-        self.bases: list[str] = []
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._origins = origins
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        self._ready.wait()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._start())
-        self._ready.set()
-        self._loop.run_forever()
-
-    async def _start(self) -> None:
-        self._servers = []
-        for index in range(self._origins):
-            host = f"127.0.{1 + index // 250}.{1 + index % 250}"
-            server = await asyncio.start_server(lambda r, w, h=host: self._serve(r, w, h), host, 0, backlog=512)
-            self._servers.append(server)
-            self.bases.append(f"http://{host}:{server.sockets[0].getsockname()[1]}")
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                path = head.split(b" ", 2)[1]
-                if path == b"/robots.txt":
-                    self.robots_hits[host] += 1
-                    body, kind = ROBOTS, b"text/plain"
-                else:
-                    body, kind = PAGE, b"text/html"
-                writer.write(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s" % (kind, len(body), body)
-                )
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    def stop(self) -> None:
-        for server in self._servers:
-            self._loop.call_soon_threadsafe(server.close)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-
-
-def run_child(mode: str, bases: list[str], pages: int) -> dict[str, Any]:
-    """Run one crawl in a subprocess; return its JSON report."""
-    command = [sys.executable, __file__, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
-    completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
-    if completed.returncode != 0:
-        raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
-    return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
 def child_crawl(mode: str, bases: list[str], pages: int) -> None:
@@ -179,14 +114,14 @@ def main() -> None:
         return
 
     origins, pages, rounds = (20, 200, 1) if args.smoke else (200, 20_000, args.rounds)
-    sites = LoopbackSites(origins)
+    sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
     best: dict[str, dict[str, Any]] = {}
     fetches: dict[str, Counter[str]] = {}
     try:
         for round_number in range(rounds):
             for mode in MODES:
                 sites.robots_hits.clear()
-                report = run_child(mode, sites.bases, pages)
+                report = run_child(__file__, mode, sites.bases, pages)
                 fetches[mode] = Counter(sites.robots_hits)
                 print(
                     f"round {round_number + 1} {mode:8} {report['pages_per_second']:8.0f} pages/s "

@@ -17,15 +17,14 @@ Two measurements:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from loopback import LoopbackSites, run_child
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -76,68 +75,6 @@ def page(index: int, size: int = 50_000) -> bytes:
     return document.encode()
 
 
-class LoopbackSites:
-    """A minimal HTTP/1.1 keep-alive server on several loopback addresses, in a thread."""
-
-    def __init__(self, origins: int) -> None:
-        self.bases: list[str] = []
-        self._pages = [page(index) for index in range(16)]
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._origins = origins
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        self._ready.wait()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._start())
-        self._ready.set()
-        self._loop.run_forever()
-
-    async def _start(self) -> None:
-        self._servers = []
-        for index in range(self._origins):
-            host = f"127.0.3.{1 + index}"
-            server = await asyncio.start_server(self._serve, host, 0, backlog=512)
-            self._servers.append(server)
-            self.bases.append(f"http://{host}:{server.sockets[0].getsockname()[1]}")
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                request_head = await reader.readuntil(b"\r\n\r\n")
-                path = request_head.split(b" ", 2)[1]
-                if path == b"/robots.txt":
-                    body, kind = ROBOTS, b"text/plain"
-                else:
-                    body, kind = self._pages[hash(path) % len(self._pages)], b"text/html; charset=utf-8"
-                writer.write(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s" % (kind, len(body), body)
-                )
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    def stop(self) -> None:
-        for server in self._servers:
-            self._loop.call_soon_threadsafe(server.close)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-
-
-def run_child(mode: str, bases: list[str], pages: int) -> dict[str, Any]:
-    """One crawl in a subprocess; its JSON report."""
-    command = [sys.executable, __file__, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
-    completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
-    if completed.returncode != 0:
-        raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
-    report: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
-    return report
-
-
 def child_crawl(mode: str, bases: list[str], pages: int) -> None:
     """The crawl itself (in the subprocess): ``pages`` pages over ``bases``, an item per page."""
     from scrapy import Request, Spider, signals
@@ -182,13 +119,16 @@ def child_crawl(mode: str, bases: list[str], pages: int) -> None:
 
 
 def bench_crawl(origins: int, pages: int, rounds: int) -> None:
-    sites = LoopbackSites(origins)
+    pages_served = [page(index) for index in range(16)]
+    sites = LoopbackSites(
+        origins, ROBOTS, lambda path: (pages_served[hash(path) % len(pages_served)], b"text/html; charset=utf-8")
+    )
     rates: dict[str, list[float]] = {mode: [] for mode in MODES}
     cpu_rates: dict[str, list[float]] = {mode: [] for mode in MODES}
     try:
         for round_number in range(rounds):
             for mode in MODES if round_number % 2 == 0 else MODES[::-1]:
-                report = run_child(mode, sites.bases, pages)
+                report = run_child(__file__, mode, sites.bases, pages)
                 if report["pages"] != pages or report["items"] != pages:
                     sys.exit(f"{mode}: {report['pages']} pages and {report['items']} items, expected {pages}")
                 rates[mode].append(report["pages_per_second"])

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.middleware import RobotsMiddleware
     from scrapy_robots_rep.page_middleware import PageDirectivesMiddleware
     from scrapy_robots_rep.robotparser import RepRobotParser
+    from scrapy_robots_rep.spiders import RobotsSitemapSpider
     from scrapy_robots_rep.stores import MemoryStore, RedisStore, SharedStore
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "RobotsCachePolicy",
     "RobotsDisallowed",
     "RobotsMiddleware",
+    "RobotsSitemapSpider",
     "RobotsTxt",
     "RobotsUnreachable",
     "Rule",
@@ -48,6 +50,7 @@ _LAZY_NAMES = {
     "RobotsCachePolicy": "scrapy_robots_rep.cache_policy",
     "RobotsDisallowed": "scrapy_robots_rep.exceptions",
     "RobotsMiddleware": "scrapy_robots_rep.middleware",
+    "RobotsSitemapSpider": "scrapy_robots_rep.spiders",
     "RobotsUnreachable": "scrapy_robots_rep.exceptions",
     "SharedStore": "scrapy_robots_rep.stores",
 }

@@ -12,7 +12,10 @@ How a request travels (``docs/behaviour.md`` §5-§7):
   goes back to be parked; one that bypassed the scheduler (``engine.download_async``) waits
   there, not counted against ``CONCURRENT_REQUESTS``.
 * ``spider_idle`` keeps the spider open while requests wait; ``spider_closed`` saves them in
-  ``JOBDIR`` (``Deferred``) and reports; ``spider_opened`` takes saved ones back.
+  ``JOBDIR`` and reports; ``spider_opened`` takes saved ones back.
+
+How each request ended is told by the ``Ledger``; robots.txt itself is obtained by
+``OriginRobots``; parked requests wait in ``Parking``; Crawl-delay is held by ``SlotDelays``.
 """
 
 from __future__ import annotations
@@ -26,16 +29,14 @@ from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_robots_rep import signals
 from scrapy_robots_rep.concurrency import beside_pages
-from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
-from scrapy_robots_rep.fetcher import RobotsFetcher
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
+from scrapy_robots_rep.fetcher import RobotsFetcher
+from scrapy_robots_rep.ledger import Ledger
 from scrapy_robots_rep.origins import Origins
 from scrapy_robots_rep.page_middleware import CONTENT_SIGNALS_META, PageSettings
 from scrapy_robots_rep.parking import Parking
-from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 from scrapy_robots_rep.policy.settings import RepSettings
@@ -45,12 +46,13 @@ from scrapy_robots_rep.slot_delays import SlotDelays
 from scrapy_robots_rep.startup import check_order, log_start, offsite_filter
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Coroutine, Iterator
+    from collections.abc import Callable, Coroutine
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
 
-    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.policy.accounting import Accounting
+    from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache
 
 logger = logging.getLogger(__name__)
 
@@ -77,10 +79,10 @@ class RobotsMiddleware:
         store = build_from_crawler(load_object(settings.cache_backend), crawler) if settings.cache_backend else None
         self.parking = Parking(crawler, self._on_release)
         self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
-        self.accounting = Accounting()
+        self.ledger = Ledger(crawler)
         self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
         self._saved = SavedRequests(crawler)
-        self._reporter = CrawlReporter(crawler, self.origins, self.accounting, self._delays, settings.report)
+        self._reporter = CrawlReporter(crawler, self.origins, self.ledger.accounting, self._delays, settings.report)
         self._offsite: Callable[[Request], bool] | None = None
         self._purposes = PageSettings.from_mapping(crawler.settings).purposes
         log_start(crawler, settings, store)
@@ -94,9 +96,12 @@ class RobotsMiddleware:
         return cls(crawler)
 
     @property
-    def cache(self) -> Any:
-        """The in-memory record cache (``MemoryCache``)."""
+    def cache(self) -> MemoryCache:
         return self.origins.cache
+
+    @property
+    def accounting(self) -> Accounting:
+        return self.ledger.accounting
 
     def process_request(
         self, request: Request, spider: Spider | None = None
@@ -114,12 +119,17 @@ class RobotsMiddleware:
             self._decide(request, origin, record)
             return None
         if where is Route.DROP:
-            self._drop(request, origin)
+            self.ledger.dropped(request, origin, self._drop_reason(origin, request))
         if request.meta.get(SCHEDULED):
             again = request.replace(dont_filter=True)
             del again.meta[SCHEDULED]
             return again
         return self._decide_when_obtained(request, origin)
+
+    async def sitemaps(self, origin: str) -> tuple[str, ...]:
+        """The ``Sitemap:`` URLs of ``origin``'s robots.txt, from the one fetch that obtains its rules."""
+        where, record = await self.origins.settled(origin, None)
+        return record.rules.sitemaps if where is Route.DECIDE and record is not None else ()
 
     def _checked_origin(self, request: Request) -> str | None:
         """The origin whose robots.txt governs ``request``; None for requests never checked."""
@@ -134,68 +144,32 @@ class RobotsMiddleware:
 
     def _decide(self, request: Request, origin: str, record: CacheRecord) -> None:
         rules = record.rules
-        counts = self.accounting.of(origin)
-        if rules.allowed(request.url):
-            signals_ = rules.content_signals
-            refusal = purpose_refusal(signals_, self._purposes) if signals_ and self._purposes else None
-            if refusal is None:
-                counts.allowed += 1
-                self._stats.inc_value("rep/requests/allowed")
-                if signals_:
-                    request.meta[CONTENT_SIGNALS_META] = dict(signals_)
-                if rules.crawl_delay and self._delays is not None:
-                    self._delays.apply(request, origin, rules.crawl_delay)
-                return
-            self._stats.inc_value("rep/requests/refused_purposes")
-            decision = Decision(False, None, rules.group, refusal)
-        else:
-            decision = rules.explain(request.url)
-        counts.disallowed += 1
-        self._stats.inc_value("rep/requests/disallowed")
-        self._stats.inc_value("robotstxt/forbidden")
-        rule = decision.rule
-        logger.debug(
-            "Forbidden by robots.txt: %(url)s (group: %(group)s; rule: %(rule)s; %(reason)s)",
-            {
-                "url": request.url,
-                "group": ", ".join(decision.group) or "none",
-                "rule": f"{rule.text!r} at line {rule.line}" if rule is not None else "none",
-                "reason": decision.reason,
-            },
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_disallowed, request=request, decision=decision)
-        raise RobotsDisallowed(request.url, decision)
+        if not rules.allowed(request.url):
+            self.ledger.disallowed(request, origin, rules.explain(request.url))
+        content_signals = rules.content_signals
+        if content_signals and self._purposes:
+            refusal = purpose_refusal(content_signals, self._purposes)
+            if refusal is not None:
+                self._stats.inc_value("rep/requests/refused_purposes")
+                self.ledger.disallowed(request, origin, Decision(False, None, rules.group, refusal))
+        if content_signals:
+            request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
+        if rules.crawl_delay and self._delays is not None:
+            self._delays.apply(request, origin, rules.crawl_delay)
+        self.ledger.allowed(origin)
 
-    def _drop(self, request: Request, origin: str, reason: str | None = None) -> None:
-        counts = self.accounting.of(origin)
-        counts.dropped_unreachable += 1
-        self._stats.inc_value("rep/requests/dropped_unreachable")
-        if reason is None:
-            record = self.origins.record(origin)
-            reason = record.rules.explain(request.url).reason if record is not None else "unreachable"
-        logger.info(
-            "Dropped %(url)s: robots.txt of %(origin)s is unreachable (%(reason)s)",
-            {"url": request.url, "origin": origin, "reason": reason},
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_dropped_unreachable, request=request, origin=origin)
-        raise RobotsUnreachable(request.url, origin, reason)
+    def _drop_reason(self, origin: str, request: Request) -> str:
+        record = self.origins.record(origin)
+        return record.rules.explain(request.url).reason if record is not None else "unreachable"
 
     async def _decide_when_obtained(self, request: Request, origin: str) -> None:
         """A request that bypassed the scheduler cannot be parked: it waits here, not counted
         against ``CONCURRENT_REQUESTS``, until its origin's rules are obtained or it is dropped."""
-        self._deferred(request, origin)
+        self.ledger.deferred(request, origin, parked=False)
         with beside_pages(self._crawler):
-            while True:
-                active = self.origins.of(origin)
-                active.start(request)
-                await active.attempt_ended()
-                where, record = self.origins.route(origin, time.time())
-                if where is not Route.PARK:
-                    break
+            where, record = await self.origins.settled(origin, request)
         if where is Route.DROP:
-            self._drop(request, origin)
+            self.ledger.dropped(request, origin, self._drop_reason(origin, request))
         assert record is not None
         self._decide(request, origin, record)
 
@@ -205,26 +179,15 @@ class RobotsMiddleware:
             return
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
         if where is Route.PARK:
-            self._deferred(request, origin)
-            self.accounting.of(origin).parked += 1
+            self.ledger.deferred(request, origin, parked=True)
             self.parking.park(origin, request)
             self.origins.of(origin).start(request)
             raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
         request.meta[SCHEDULED] = True
 
-    def _deferred(self, request: Request, origin: str) -> None:
-        self.accounting.of(origin).deferred += 1
-        self._stats.inc_value("rep/requests/deferred")
-        logger.debug(
-            "Deferred %(url)s until robots.txt of %(origin)s is obtained",
-            {"url": request.url, "origin": origin},
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_deferred, request=request, origin=origin)
-
     def _on_release(self, origin: str, request: Request) -> None:
         """A parked request goes back to the engine, to be decided by the record that released it."""
-        self.accounting.of(origin).parked -= 1
+        self.ledger.released(origin)
         request.meta[RELEASED] = True
 
     def _on_spider_opened(self, spider: Spider) -> None:
@@ -240,31 +203,14 @@ class RobotsMiddleware:
             self.parking.give_back()
             raise DontCloseSpider
 
-    def _take_waiting(self) -> Iterator[Request]:
-        for origin, request in self.parking.take_all():
-            self.accounting.of(origin).parked -= 1
-            yield request
-
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
         waiting = self.parking.by_origin()
-        self._reporter.close(waiting)
-        if waiting:
-            count = sum(waiting.values())
-            self._stats.set_value("rep/requests/still_deferred", count)
-            saved = self._saved.keep(list(self._take_waiting()))
-            logger.warning(
-                "Spider closed (%(reason)s) with %(count)d requests still waiting for robots.txt of "
-                "%(origins)s%(saved)s",
-                {
-                    "reason": reason,
-                    "count": count,
-                    "origins": ", ".join(f"{origin} ({number})" for origin, number in sorted(waiting.items())),
-                    "saved": "; saved in JOBDIR, they are crawled when the crawl resumes" if saved else "",
-                },
-                extra={"spider": spider},
-            )
-        for origin, counts in self.accounting.unbalanced().items():
-            logger.error("Request accounting does not add up for %s: %r", origin, counts, extra={"spider": spider})
+        requests = []
+        for origin, request in self.parking.take_all():
+            self.ledger.released(origin)
+            requests.append(request)
+        saved = self._saved.keep(requests) if requests else False
+        self._reporter.close(reason, waiting, saved)
         if self.origins.store is not None:
             await self.origins.store.close()

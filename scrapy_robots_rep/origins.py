@@ -82,6 +82,23 @@ class Origins:
             self.of(origin).start(None)
         return where, record
 
+    async def settled(self, origin: str, trigger: Request | None) -> tuple[Route, CacheRecord | None]:
+        """Wait until ``origin`` has rules or its deferral cycle failed; then where a waiting request goes.
+
+        For what cannot be parked (a request that bypassed the scheduler, a sitemap look-up):
+        never ``Route.PARK``.
+        """
+        where, record = self.route(origin, time.time())
+        while where is Route.PARK:
+            active = self.of(origin)
+            active.start(trigger)
+            await active.attempt_ended()
+            while active.fetching:
+                await active.attempt_ended()
+            # The task ended: with rules, or a failed cycle whose requests are dropped.
+            where, record = self.route(origin, time.time(), released=True)
+        return where, record
+
     def of(self, origin: str) -> OriginRobots:
         """The ``OriginRobots`` of ``origin``, created on first need."""
         active = self._active.get(origin)
@@ -295,11 +312,11 @@ def _next_step(conclusion: Conclusion) -> str:
     if plan is None:
         return ""
     if plan.recovery is Recovery.RETRY:
-        return f"; next attempt in {plan.delay:g}s"
+        return f"; next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.USE_COPY:
-        return f"; using the rules obtained earlier, next attempt in {plan.delay:g}s"
+        return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:g}s"
+        return f"; its requests are dropped for {plan.delay:.0f}s"
     return "; unreachable too long: allow all"
 
 

@@ -18,6 +18,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, summarise
+from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -45,6 +46,8 @@ class CrawlReporter:
         self._origins = origins
         self._accounting = accounting
         self._delays = delays
+        if path is not None and Path(path).is_dir():
+            raise SettingsError(f"REP_REPORT must name a JSON file to write, {path!r} is a directory")
         self._path = path
         self._robots: dict[str, RobotsSeen] = {}
         self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
@@ -70,34 +73,59 @@ class CrawlReporter:
             for active in pending
             if active.state.cycle_started is not None
         ]
-        parts = [f"{sum(waiting.values())} requests of {len(waiting)} origins wait for robots.txt"]
+        requests, origins = sum(waiting.values()), len(waiting)
+        parts = [f"{_count(requests, 'request')} of {_count(origins, 'origin')} wait for robots.txt"]
         if attempts:
             at, origin = min(attempts)
-            parts.append(f"next attempt in {max(at - now, 0):.0f}s ({origin})")
+            parts.append(
+                f"next attempt in {at - now:.0f}s ({origin})" if at > now else f"an attempt is under way ({origin})"
+            )
         if cycles:
             at, origin = min(cycles)
             parts.append(f"dropped in {max(at - now, 0):.0f}s if still unreachable ({origin} first)")
         logger.info("; ".join(parts), extra={"spider": self._crawler.spider})
 
-    def close(self, waiting: dict[str, int]) -> None:
-        """Stop the progress lines; log the summary and write the JSON report."""
+    def close(self, reason: str, waiting: dict[str, int], saved: bool) -> None:
+        """Stop the progress lines; name what still waited; log the summary and write the JSON report."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        extra = {"spider": self._crawler.spider}
+        if waiting:
+            count = sum(waiting.values())
+            stats = self._crawler.stats
+            assert stats is not None
+            stats.set_value("rep/requests/still_deferred", count)
+            logger.warning(
+                "Spider closed (%(reason)s) with %(count)d requests still waiting for robots.txt of "
+                "%(origins)s%(saved)s",
+                {
+                    "reason": reason,
+                    "count": count,
+                    "origins": ", ".join(f"{origin} ({number})" for origin, number in sorted(waiting.items())),
+                    "saved": "; saved in JOBDIR, they are crawled when the crawl resumes" if saved else "",
+                },
+                extra=extra,
+            )
+        for origin, counts in self._accounting.unbalanced().items():
+            logger.error("Request accounting does not add up for %s: %r", origin, counts, extra=extra)
         report = summarise(
             self._accounting.origins,
             self._robots,
             self._delays.applied if self._delays is not None else {},
             waiting,
         )
-        if not report.origins:
-            return
-        for loud, line in report.lines():
-            logger.log(logging.WARNING if loud else logging.INFO, line, extra={"spider": self._crawler.spider})
-        if self._path:
+        if report.origins:
+            for loud, line in report.lines():
+                logger.log(logging.WARNING if loud else logging.INFO, line, extra=extra)
+        if self._path:  # also when no origin was checked: a report left by an earlier run must not pass for this one
             path = Path(self._path)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
-            logger.info("robots.txt report written to %s", path, extra={"spider": self._crawler.spider})
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+            except OSError as error:  # the rest of the close (the shared store's) must still run
+                logger.error("Could not write the robots.txt report (REP_REPORT): %s", error, extra=extra)
+                return
+            logger.info("robots.txt report written to %s", path, extra=extra)
 
     def _on_robots_obtained(self, origin: str, record: CacheRecord) -> None:
         blocked = not record.outcome.failed and blocks_everything(record.rules, origin)
@@ -111,3 +139,7 @@ class CrawlReporter:
         else:
             reason = "robots.txt could not be fetched"
         self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

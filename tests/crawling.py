@@ -276,6 +276,7 @@ async def crawl(
     on_crawler: Callable[[Crawler], None] | None = None,
     loggers: Iterable[str] = ("scrapy_robots_rep",),
     spider_args: Mapping[str, Any] | None = None,
+    spider: type[Spider] = CrawlingSpider,
 ) -> CrawlResult:
     """Run one real crawl to completion.
 
@@ -285,11 +286,13 @@ async def crawl(
     crawls of thousands of requests. ``on_crawler`` sees the crawler before it starts (to connect
     signals). Records of ``loggers`` at the crawl's ``LOG_LEVEL`` and above are captured.
     ``spider_args`` become spider attributes, as ``scrapy crawl -a`` would set them (``allowed_domains``).
+    ``spider`` replaces the recording spider by another spider class (its pages are then not
+    recorded as outcomes; the servers' logs, stats, items and logs are).
     """
     merged = {**BASE_SETTINGS, **(settings or {})}
     wave_list = [wave if isinstance(wave, Wave) else Wave(list(wave)) for wave in waves]
     runner = CrawlerRunner(merged)
-    crawler = runner.create_crawler(CrawlingSpider)
+    crawler = runner.create_crawler(spider)
     watch = _watch_middleware(crawler)
     items: list[Any] = []
     crawler.signals.connect(lambda item, **_: items.append(item), signal=scrapy_signals.item_scraped, weak=False)
@@ -298,10 +301,9 @@ async def crawl(
     level = logging.getLevelName(str(merged["LOG_LEVEL"]).upper())
     with _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs:
         started = time.monotonic()
-        await runner.crawl(crawler, waves=wave_list, page=page, lean=lean, **(spider_args or {}))
+        arguments = {"waves": wave_list, "page": page, "lean": lean} if spider is CrawlingSpider else {}
+        await runner.crawl(crawler, **arguments, **(spider_args or {}))
         seconds = time.monotonic() - started
-    spider = crawler.spider
-    assert isinstance(spider, CrawlingSpider) and crawler.stats is not None
-    return CrawlResult(
-        crawler, spider.outcomes, dict(crawler.stats.get_stats()), items, logs, started, seconds, watch
-    )
+    assert crawler.stats is not None
+    outcomes = crawler.spider.outcomes if isinstance(crawler.spider, CrawlingSpider) else []
+    return CrawlResult(crawler, outcomes, dict(crawler.stats.get_stats()), items, logs, started, seconds, watch)

@@ -1,4 +1,5 @@
-"""The embedded demo site: several origins on 127.0.0.x, each showing one robots.txt behaviour.
+"""The embedded demo site: several origins on 127.0.0.x, each showing one robots.txt behaviour,
+and one whose pages show the page-level directives (robots meta tags, X-Robots-Tag).
 
 Every origin is its own HTTP server (a thread) on its own loopback address, so each is a
 separate origin and a separate Scrapy downloader slot, as distinct hosts would be. The demo
@@ -7,6 +8,7 @@ spider starts the site when it opens and stops it when it closes.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Mapping
@@ -24,6 +26,7 @@ class Answer:
     body: str = ""
     content_type: str = "text/plain"
     location: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,19 @@ class DemoOrigin:
 def robots(text: str) -> dict[str, tuple[Answer, ...]]:
     """Routes serving ``text`` as robots.txt."""
     return {"/robots.txt": (Answer(body=text),)}
+
+
+def page(*, head: str = "", body: str = "", robots_header: str | None = None) -> tuple[Answer, ...]:
+    """An HTML page with ``head`` in its head and ``body`` in its body, served with an
+    ``X-Robots-Tag: <robots_header>`` header if given."""
+    html = f"<html><head><title>A demo page</title>{head}</head><body><p>A demo page.</p>{body}</body></html>"
+    headers = () if robots_header is None else (("X-Robots-Tag", robots_header),)
+    return (Answer(body=html, content_type="text/html", headers=headers),)
+
+
+def links(*paths: str) -> str:
+    """Plain links to ``paths``."""
+    return " ".join(f'<a href="{path}">{path}</a>' for path in paths)
 
 
 SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
@@ -144,6 +160,29 @@ ORIGINS: tuple[DemoOrigin, ...] = (
             "/sitemap.xml": (Answer(body=SITEMAP, content_type="application/xml"),),
         },
     ),
+    DemoOrigin(
+        name="pages",
+        shows="page-level directives: each page yields an item and links; the page says what may be done",
+        paths=(
+            "/nofollow.html",
+            "/noindex.html",
+            "/scoped.html",
+            "/other-bot.html",
+            "/noarchive.html",
+            "/sponsored.html",
+        ),
+        routes={
+            **robots("User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n"),
+            "/nofollow.html": page(
+                head='<meta name="robots" content="nofollow">', body=links("/hidden/a.html", "/hidden/b.html")
+            ),
+            "/noindex.html": page(head='<meta name="robots" content="noindex">', body=links("/from-noindex.html")),
+            "/scoped.html": page(robots_header="demobot: noindex"),
+            "/other-bot.html": page(body=links("/from-other-bot.html"), robots_header="otherbot: noindex, nofollow"),
+            "/noarchive.html": page(robots_header="noarchive"),
+            "/sponsored.html": page(body=links("/related.html") + ' <a href="/ad.html" rel="nofollow">ad</a>'),
+        },
+    ),
 )
 
 
@@ -183,7 +222,7 @@ class DemoSite:
     def page_gaps(self, name: str) -> tuple[float, ...]:
         """Seconds between consecutive page (not robots.txt) requests to an origin."""
         times = self._servers[name].page_times
-        return tuple(later - earlier for earlier, later in zip(times, times[1:]))
+        return tuple(later - earlier for earlier, later in itertools.pairwise(times))
 
     def start_urls(self) -> list[str]:
         """The pages the demo spider requests, origin by origin."""
@@ -231,6 +270,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         if answer.location is not None:
             self.send_header("Location", answer.location.format_map(self.server.urls))
+        for name, value in answer.headers:
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 

@@ -1,12 +1,29 @@
-"""The end-of-crawl report: per origin, what robots.txt said and what became of the requests."""
+"""The end-of-crawl report: per origin, what robots.txt said and what became of the requests; per
+page carrying robots directives, what it said and what became of its item and links."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-from scrapy_robots_rep import Decision
+from scrapy_robots_rep import Decision, PageDirectives
+from scrapy_robots_rep.core.page import Directive, Source
 from scrapy_robots_rep.policy.cache import CacheRecord
+
+
+@dataclass(frozen=True)
+class PageReport:
+    """One HTML page: the directives the page-level middleware read, and the links the spider yielded."""
+
+    url: str
+    directives: PageDirectives | None
+    links: tuple[str, ...]
+
+    @property
+    def says_something(self) -> bool:
+        page = self.directives
+        return page is not None and bool(page.directives or page.ignored or page.nofollow_hrefs)
 
 
 @dataclass
@@ -18,6 +35,7 @@ class OriginReport:
     disallowed: list[tuple[str, Decision]] = field(default_factory=list)
     deferred: int = 0
     dropped: int = 0
+    pages: list[PageReport] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -37,7 +55,13 @@ class CrawlReport:
     agent: str
     matching: str
     status_policy: str
+    purposes: tuple[str, ...] = ()
+    """``REP_PURPOSES``: the uses robots.txt ``Content-Signal`` is enforced for."""
     origins: dict[str, OriginReport] = field(default_factory=dict)
+    reached: set[str] = field(default_factory=set)
+    """URLs whose request got a response or failed: the requests that were not dropped before."""
+    scraped: set[str] = field(default_factory=set)
+    """Pages whose item was scraped (not dropped by the page-level middleware)."""
 
     def origin(self, origin: str) -> OriginReport:
         return self.origins.setdefault(origin, OriginReport())
@@ -53,7 +77,8 @@ class CrawlReport:
         others = sorted(origin for origin in self.origins if origin not in notes)
         for origin in demo_order + others:
             lines.append("")
-            lines.extend(_origin_lines(origin, notes.get(origin), self.origins[origin]))
+            lines.extend(_origin_lines(origin, notes.get(origin), self.origins[origin], self.purposes))
+            lines.extend(self._page_lines(self.origins[origin].pages))
         reports = self.origins.values()
         lines.append("")
         lines.append("total: " + _counts(
@@ -64,8 +89,60 @@ class CrawlReport:
         ))
         return "\n".join(lines)
 
+    def _page_lines(self, pages: list[PageReport]) -> list[str]:
+        """Items kept and dropped, then each page that carried directives: what it said -> what was done."""
+        listed = [page for page in pages if page.says_something]
+        if not listed:
+            return []
+        dropped = sum(page.url not in self.scraped for page in pages)
+        lines = [f"  items:      {len(pages) - dropped} kept, {dropped} dropped"]
+        lines.append("  pages:      what each page said, and what the crawl did")
+        for page in sorted(listed, key=lambda page: page.url):
+            assert page.directives is not None
+            lines.append(f"    {urlsplit(page.url).path}: {_said(page.directives)}")
+            lines.append(f"      -> {self._done(page)}")
+        return lines
 
-def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport) -> list[str]:
+    def _done(self, page: PageReport) -> str:
+        done = ["item dropped" if page.url not in self.scraped else "item kept"]
+        if page.directives is not None and page.directives.noarchive and page.url in self.scraped:
+            done[0] += ", marked archive: no"
+        unfollowed = sum(link not in self.reached for link in page.links)
+        followed = len(page.links) - unfollowed
+        if unfollowed:
+            done.append(f"{_links(unfollowed)} not followed")
+        if followed:
+            done.append(f"{_links(followed) if not unfollowed else followed} followed")
+        return ", ".join(done)
+
+
+def _said(page: PageDirectives) -> str:
+    """Each tag or header with the directives read from it; the ones scoped to another robot; rel=nofollow."""
+    said = [f"{_texts(directives)} ({source})" for source, directives in _by_source(page.directives).items()]
+    said += [
+        f"{_texts(directives)} ({source}): ignored, for another robot"
+        for source, directives in _by_source(page.ignored).items()
+    ]
+    said += [f'rel="nofollow" link to {href}' for href in page.nofollow_hrefs]
+    return "; ".join(said)
+
+
+def _by_source(directives: tuple[Directive, ...]) -> dict[Source, list[Directive]]:
+    grouped: dict[Source, list[Directive]] = {}
+    for directive in directives:
+        grouped.setdefault(directive.source, []).append(directive)
+    return grouped
+
+
+def _texts(directives: list[Directive]) -> str:
+    return ", ".join(directive.text for directive in directives)
+
+
+def _links(count: int) -> str:
+    return f"{count} link{'s' if count != 1 else ''}"
+
+
+def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport, purposes: tuple[str, ...]) -> list[str]:
     lines = [origin if note is None else f"{note.name}  {origin}"]
     if note is not None:
         lines.append(f"  shows:      {note.shows}")
@@ -81,6 +158,10 @@ def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport) -> l
                 gaps = ", ".join(f"{gap:.1f}" for gap in note.page_gaps)
                 lines.append(f"  spacing:    pages were requested {gaps} s apart")
         lines.extend(f"  sitemap:    {sitemap}" for sitemap in rules.sitemaps)
+        if rules.content_signals:
+            signals = ", ".join(f"{name}={'yes' if yes else 'no'}" for name, yes in rules.content_signals.items())
+            enforced = f"enforced for {', '.join(purposes)}" if purposes else "REP_PURPOSES empty: not enforced"
+            lines.append(f"  signals:    Content-Signal {signals} ({enforced})")
     lines.append("  requests:   " + _counts(
         report.allowed, len(report.disallowed), report.deferred, report.dropped
     ))

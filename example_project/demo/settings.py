@@ -29,6 +29,11 @@ REP_DEFER_MAX_TIME = 60
 REP_CRAWL_DELAY = True
 REP_CRAWL_DELAY_MAX = 5
 
+# Page-level directives (the add-on enables them): items of noindex pages are dropped ("keep" keeps
+# them; pipelines can read response.meta["robots"]), and links marked rel="nofollow" are not followed.
+REP_PAGE_NOINDEX = "drop"
+REP_PAGE_REL_NOFOLLOW = True
+
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
 LOG_LEVEL = "WARNING"
 TELNETCONSOLE_ENABLED = False

@@ -1,9 +1,11 @@
 """``python -m scrapy_robots_rep check`` and the ``scrapy-robots`` script: arguments and flow.
 
 ROBOTS is a file, ``-`` for standard input, or the http(s) URL of a live robots.txt, fetched
-through Scrapy with the same status policy as the middleware. Exit status: 0 if every URL is
-allowed (with ``--compare``: the modes agree; with ``--lint``: no warning), 1 otherwise, 2 on a
-usage error or when robots.txt could not be obtained.
+through Scrapy with the same status policy as the middleware. ``--page PAGE`` shows a page's
+robots directives instead (an HTML file, ``-``, or a live URL). Exit status: 0 if every URL is
+allowed (with ``--compare``: the modes agree; with ``--lint``: no warning; with ``--page``: nothing
+restricts the agent), 1 otherwise, 2 on a usage error or when robots.txt (or the page) could not
+be obtained.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from scrapy_robots_rep.cli.checks import (
 )
 from scrapy_robots_rep.cli.fetch import fetch_robots
 from scrapy_robots_rep.cli.lint_output import lint_exit_status, render_lint_json, render_lint_text
+from scrapy_robots_rep.cli.page import PageSource, check_page, page_exit_status, read_page
+from scrapy_robots_rep.cli.page_fetch import fetch_page
+from scrapy_robots_rep.cli.page_output import render_page_json, render_page_text
 from scrapy_robots_rep.cli.report import (
     CheckOptions,
     render_compare_json,
@@ -41,9 +46,11 @@ from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 DESCRIPTION = (
     "For each URL: allowed or disallowed, the group, the deciding rule with its line number, and the "
-    "reason. --compare shows both matching modes side by side; --lint lists what to fix in the file. "
-    "Exit status 0: all allowed (modes agree, no lint warning), 1: some disallowed (modes differ, "
-    "lint warnings), 2: usage error or robots.txt not obtained."
+    "reason. --compare shows both matching modes side by side; --lint lists what to fix in the file; "
+    "--page shows what a page's robots meta tags and X-Robots-Tag headers restrict, and why. "
+    "Exit status 0: all allowed (modes agree, no lint warning, page restricts nothing), 1: some "
+    "disallowed (modes differ, lint warnings, page restricts the agent), 2: usage error or robots.txt "
+    "(or the page) not obtained."
 )
 
 
@@ -51,11 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m scrapy_robots_rep``; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m scrapy_robots_rep",
-        description="Explain and lint robots.txt (RFC 9309 or the 1996 draft).",
+        description="Explain and lint robots.txt (RFC 9309 or the 1996 draft); show a page's robots directives.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
-        "check", help="say whether URLs are allowed and which rule decided; lint a robots.txt", description=DESCRIPTION
+        "check",
+        help="say whether URLs are allowed and which rule decided; lint a robots.txt; show a page's directives",
+        description=DESCRIPTION,
     )
     add_check_arguments(check)
     return run_check(check, parser.parse_args(argv))
@@ -73,13 +82,14 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "robots",
         metavar="ROBOTS",
-        help="a robots.txt file, '-' for standard input, or an http(s) URL ending in /robots.txt",
+        nargs="?",
+        help="a robots.txt file, '-' for standard input, or an http(s) URL ending in /robots.txt (not with --page)",
     )
     parser.add_argument("urls", metavar="URL", nargs="*", help="absolute URLs to check")
     parser.add_argument(
         "--agent",
         help="the robot's user-agent, e.g. mybot or 'mybot/1.0 (+https://example.com/bot)' "
-        "(required with URLs; sent as User-Agent when ROBOTS is a URL)",
+        "(required with URLs and --page; sent as User-Agent when ROBOTS or PAGE is a URL)",
     )
     parser.add_argument(
         "--matching",
@@ -95,12 +105,21 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--compare", action="store_true", help="show both matching modes side by side")
     parser.add_argument("--lint", action="store_true", help="list what to fix in ROBOTS (no URL)")
+    parser.add_argument(
+        "--page",
+        metavar="PAGE",
+        help="show what a page's robots meta tags and X-Robots-Tag headers restrict for --agent, and why: "
+        "an HTML file, '-' for standard input, or an http(s) URL (fetched with its origin's robots.txt; "
+        "no ROBOTS, no URL)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Check, compare or lint as ``args`` say; usage errors exit through ``parser``."""
     _require_consistent(parser, args)
+    if args.page is not None:
+        return _page(parser, args)
     try:
         require_http_urls(args.urls)
         source = _source(args)
@@ -123,6 +142,16 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _require_consistent(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.page is not None:
+        if args.robots is not None or args.urls:
+            parser.error("--page reads the page, and for a URL its origin's robots.txt: give no ROBOTS or URL")
+        if args.lint or args.compare:
+            parser.error("--page cannot be combined with --lint or --compare")
+        if args.agent is None:
+            parser.error("the following arguments are required: --agent")
+        return
+    if args.robots is None:
+        parser.error("the following arguments are required: ROBOTS")
     if args.lint:
         if args.urls:
             parser.error("--lint checks ROBOTS itself: give no URL")
@@ -139,6 +168,11 @@ def _source(args: argparse.Namespace) -> RobotsSource:
     if not is_url(args.robots):
         return read_source(args.robots)
     origin = robots_origin(args.robots)
+    return fetch_robots(_fetch_process(args), [origin])[origin]
+
+
+def _fetch_process(args: argparse.Namespace) -> AsyncCrawlerProcess:
+    """The Scrapy process live robots.txt files and pages are fetched with: the options as settings."""
     settings: dict[str, object] = {
         "REP_MATCHING": args.matching,
         "REP_STATUS_POLICY": args.status_policy,
@@ -147,7 +181,26 @@ def _source(args: argparse.Namespace) -> RobotsSource:
     }
     if args.agent is not None:
         settings.update(USER_AGENT=args.agent, REP_USER_AGENT=args.agent)
-    return fetch_robots(AsyncCrawlerProcess(settings), [origin])[origin]
+    return AsyncCrawlerProcess(settings)
+
+
+def _page(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    source: PageSource
+    try:
+        if is_url(args.page):
+            require_http_urls([args.page])
+            source = fetch_page(_fetch_process(args), args.page)
+        else:
+            source = read_page(args.page)
+    except ValueError as error:
+        parser.error(str(error))
+    except RuntimeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    check = check_page(source, args.agent, args.matching)
+    render = render_page_json if args.json else render_page_text
+    print(render(args.agent, check))
+    return page_exit_status(check)
 
 
 def _lint(source: RobotsSource, args: argparse.Namespace) -> int:

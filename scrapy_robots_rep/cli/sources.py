@@ -1,4 +1,4 @@
-"""Read a robots.txt the command line is given as a file, or on standard input."""
+"""Read what the command line is given as a file or on standard input: a robots.txt, or a page."""
 
 from __future__ import annotations
 
@@ -31,10 +31,17 @@ def robots_origin(url: str) -> str:
 
 def read_source(location: str) -> RobotsSource:
     """The robots.txt in file ``location`` (``-``: standard input); ValueError if it cannot be read."""
+    body = read_bytes(location, "ROBOTS")
     if location == STDIN:
-        return RobotsSource("<stdin>", "read from standard input", Outcome.RULES, body=sys.stdin.buffer.read())
-    try:
-        body = Path(location).read_bytes()
-    except OSError as error:
-        raise ValueError(f"cannot read ROBOTS file {location!r}: {error.strerror}") from None
+        return RobotsSource("<stdin>", "read from standard input", Outcome.RULES, body=body)
     return RobotsSource(location, "read from file", Outcome.RULES, body=body)
+
+
+def read_bytes(location: str, argument: str) -> bytes:
+    """File ``location`` (``-``: standard input); ValueError naming ``argument`` if it cannot be read."""
+    if location == STDIN:
+        return sys.stdin.buffer.read()
+    try:
+        return Path(location).read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read {argument} file {location!r}: {error.strerror}") from None

@@ -105,7 +105,11 @@ class AgentRules:
         """Rules given as ``(line number, line text)`` of their ``Allow``/``Disallow`` lines."""
         lines = list(rule_lines)
         return cls(
-            matching, group, "\n".join(text for _, text in lines), line_numbers([number for number, _ in lines]), **extras
+            matching,
+            group,
+            "\n".join(text for _, text in lines),
+            line_numbers([number for number, _ in lines]),
+            **extras,
         )
 
     @property
@@ -151,19 +155,29 @@ class AgentRules:
             match = plain_url_path(url)
         except TypeError:
             raise TypeError(f"url must be a str, got {type(url).__name__}") from None
-        path = match[1] if match is not None else self._mode.normalise(url_path(url))
-        disallow_starts, allow_starts, decisive, plain, wildcards = index.checks.get(path[1:2], index.everywhere)
+        if match is None:
+            path = self._mode.normalise(url_path(url))
+        else:
+            path = match[1]
+            if "%" in path:
+                path = self._mode.normalise(path)
+        char = path[1:2]
+        checks = index.checks.get(char)
+        if checks is None:
+            checks = index.checks_for(char)
+        decisive, disallow_starts, allow_starts, plain, wildcards = checks
+        # Disallowed when a decisive prefix matches, unless the path is robots.txt itself (a C call first).
+        if path.startswith(decisive):
+            return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
         if not path.startswith(disallow_starts):
             return True
-        if path.startswith(decisive):
-            return self._robots_txt(path)
         if not path.startswith(allow_starts):
             # No allow entry matches: the URL is allowed unless a disallow entry does.
             if path.startswith(plain):
-                return self._robots_txt(path)
+                return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
             for pattern in wildcards:
                 if pattern[-1] in path and matches_wildcards(pattern, path):
-                    return self._robots_txt(path)
+                    return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
             return True
         position = _deciding_entry(index, path)
         return position < 0 or bool(index.allow_bits >> position & 1) or self._robots_txt(path)
@@ -190,14 +204,16 @@ class AgentRules:
             return ()
         index = self._index or self._compile()
         by_source = {index.sources[position]: position for position in range(len(index.patterns))}
-        return self._rules(index, [by_source[source] for source in sorted(by_source)])
+        return tuple(self._rules(index, [by_source[source] for source in sorted(by_source)]))
 
     def _path(self, url: str) -> str:
         try:
             match = plain_url_path(url)
         except TypeError:
             raise TypeError(f"url must be a str, got {type(url).__name__}") from None
-        return match[1] if match is not None else self._mode.normalise(url_path(url))
+        if match is None:
+            return self._mode.normalise(url_path(url))
+        return self._mode.normalise(match[1]) if "%" in match[1] else match[1]
 
     def _robots_txt(self, path: str) -> bool:
         """Whether a disallowed ``path`` is allowed after all, being robots.txt itself."""
@@ -220,8 +236,8 @@ class AgentRules:
     def _forget_index(self) -> None:
         """Drop the compiled index (the origin is no longer being crawled), and pack the source."""
         self._index = None
-        if self._source.__class__ is str:
-            self._source = pack(self._source)  # type: ignore[arg-type]
+        if isinstance(self._source, str):
+            self._source = pack(self._source)
 
     def _rules(self, index: RuleIndex, positions: Sequence[int]) -> list[Rule]:
         """The rules of the entries at ``positions``, read again from their lines."""

@@ -68,13 +68,13 @@ def select_rfc9309(groups: list[Group], agent: str) -> list[Group]:
     specific = [group for group in groups if _names(group.agents, wanted)]
     if specific:
         return specific
-    return [group for group in groups if "*" in group.agents or any(map(_is_global, group.agents))]
+    return [group for group in groups if _is_global_group(group.agents)]
 
 
 def _names(values: list[str], wanted: str) -> bool:
     """Whether a value's token is ``wanted`` (lower-case)."""
     size = len(wanted)
-    for value in values:
+    for value in values:  # noqa: SIM110 (a loop is faster than any() over a generator, and this is run per group)
         # Cheap first: a value whose token is ``wanted`` starts with it.
         if value[:size].lower() == wanted and value_token(value) == wanted:
             return True
@@ -91,6 +91,13 @@ def select_legacy(groups: list[Group], agent: str) -> list[Group]:
         if "*" in group.agents:
             return [group]
     return []
+
+
+def _is_global_group(values: list[str]) -> bool:
+    for value in values:  # noqa: SIM110 (as in ``_names``)
+        if _is_global(value):
+            return True
+    return False
 
 
 def _is_global(value: str) -> bool:

@@ -95,7 +95,8 @@ def decode(body: bytes | str, max_size: int) -> str:
     text = text.removeprefix("\ufeff")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if len(text) > _LONG_LINE_CHARS:
+    # No line can be too long in a short body; in a longer one, only a line of many characters.
+    if len(data) > MAX_LINE_BYTES and len(text) > _LONG_LINE_CHARS:
         first_end = text.find("\n")
         if (first_end if first_end >= 0 else len(text)) > _LONG_LINE_CHARS or _LONG_LATER_LINE.search(text):
             text = "\n".join(map(_cap_line, text.split("\n")))
@@ -160,7 +161,7 @@ def parse_line(line: str, lenient: bool) -> tuple[str, str] | None:
         key, value = words
     if not key:
         return None
-    return canonical_field(key, lenient), value
+    return _USUAL_SPELLINGS.get(key) or canonical_field(key, lenient), value
 
 
 def canonical_field(key: str, lenient: bool) -> str:

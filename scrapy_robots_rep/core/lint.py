@@ -44,7 +44,9 @@ from scrapy_robots_rep.core.members import MEMBER_HANDLERS, RULE_FIELDS
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.patterns import CompiledPattern, matches_wildcards
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
-from scrapy_robots_rep.core.rule_index import Entry
+
+Entry = tuple[CompiledPattern, bool, int, str, str]
+"""A ranked rule as lint reads it: ``(compiled pattern, allow, line number, line text, pattern as written)``."""
 
 # How the known fields are usually written, for messages and spelling hints.
 _WRITTEN = {
@@ -300,12 +302,12 @@ def _outside_group_warnings(
 
 def _rule_warnings(group: Group, lines: list[str], mode: MatchingMode) -> Iterable[LintWarning]:
     """Rules of one group that match nothing or can never decide."""
-    rows = [
-        (field == ALLOW, value, number, lines[number - 1].strip())
-        for number, field, value in group.members
-        if field in RULE_FIELDS
-    ]
-    ranked = mode.rank(rows)
+    members = [member for member in group.members if member[1] in RULE_FIELDS]
+    rows = [(field == ALLOW, value, index) for index, (_, field, value) in enumerate(members)]
+    ranked: list[Entry] = []
+    for compiled, allow, index, _ in mode.rank(rows):
+        number, _, written = members[index]
+        ranked.append((compiled, allow, number, lines[number - 1].strip(), written))
     entries = [entry for entry in ranked if _matches_some_path(entry[0])]
     never = sorted({entry[2]: entry for entry in ranked if not _matches_some_path(entry[0])}.items())
     for number, entry in never:

@@ -25,6 +25,6 @@ def pack(text: str) -> Packed:
 
 def unpack(packed: Packed) -> str:
     """The text ``pack`` was given."""
-    if packed.__class__ is str:
-        return packed  # type: ignore[return-value]
-    return zlib.decompress(packed).decode("utf-8", "surrogatepass")  # type: ignore[arg-type]
+    if isinstance(packed, str):
+        return packed
+    return zlib.decompress(packed).decode("utf-8", "surrogatepass")

@@ -13,15 +13,23 @@ _PATH_AND_QUERY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?[^/?#]
 # Characters both modes' normalisation leave as they are.
 _PLAIN_CHARS = r"A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]"
 
-plain_url_path = re.compile(rf"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(/[{_PLAIN_CHARS}]*)(?:#|\Z)").match
-"""Match the common URL ``scheme://authority/path...`` whose path and query
-need no normalisation in either mode; group 1 is that path and query. One
-regular expression instead of ``url_path`` plus normalisation: the hot path."""
+plain_url_path = re.compile(rf"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(/[{_PLAIN_CHARS}%]*)").fullmatch
+"""Match the common URL ``scheme://authority/path...`` (no fragment) whose path
+and query hold no character either mode's normalisation changes but ``%``;
+group 1 is that path and query (``url_path``), to be normalised only when it
+holds ``%``. One regular expression instead of ``url_path`` plus a search: the
+hot path."""
 
 _NOT_PLAIN = re.compile(rf"[^{_PLAIN_CHARS}]").search
 # A run of characters a URI cannot hold as they are (non-ASCII, controls, space, "<"...).
 _UNSAFE_RUN = re.compile(rf"[^{_PLAIN_CHARS}%]+")
 _LEGACY_ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
+
+# A "%" that is not an escape, an escape with a lower-case hex digit, or the
+# escape of an unreserved character: what ``normalise_rfc9309`` changes.
+_ESCAPE_TO_CHANGE = re.compile(
+    r"%(?![0-9A-Fa-f]{2})|%(?:[0-9A-F][a-f]|[a-f][0-9A-Fa-f]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
+).search
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -65,7 +73,7 @@ def normalise_rfc9309(text: str) -> str:
     if _NOT_PLAIN(text) is None:
         return text
     text = _UNSAFE_RUN.sub(_percent_encoded, text)
-    if "%" not in text:
+    if "%" not in text or _ESCAPE_TO_CHANGE(text) is None:
         return text
     head, *escaped = text.split("%")
     pieces = [head]

@@ -8,7 +8,7 @@ crawler asks per origin; the groups of the whole file are built only when
 
 from __future__ import annotations
 
-from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules, line_numbers
+from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules, LineNumbers, line_numbers
 from scrapy_robots_rep.core.decision import Decision
 from scrapy_robots_rep.core.groups import Group
 from scrapy_robots_rep.core.lines import SITEMAP, decode, read_directives
@@ -100,6 +100,7 @@ class RobotsTxt:
             found = scan_rfc9309(self._text, self._low, token)
             if not found.spans:
                 return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
+            numbers: LineNumbers
             if len(found.spans) == 1:
                 numbers = found.spans[0][0]
             else:

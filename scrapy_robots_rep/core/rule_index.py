@@ -10,18 +10,18 @@ after the leading ``/``); only one bucket, plus the entries whose literal start
 is shorter, are tried for a URL. Entries are stored bucket after bucket, each
 bucket in rank order, with the entries tried for every URL first.
 
-Per bucket, ``RuleIndex.checks`` also holds the literal starts of its disallow
-and of its allow entries as tuples, so that ``str.startswith`` (one C call)
-settles most URLs: no disallow start matches, so the URL is allowed; a disallow
-prefix longer than every allow pattern matches (``rfc9309``), so it is not; no
-allow start matches, so it is allowed unless a disallow entry matches. Only
-URLs that an allow and a disallow entry may both match need the ranked entries.
+Per bucket, ``RuleIndex.checks`` also holds literal starts of its entries as
+tuples, so that ``str.startswith`` (one C call) settles most URLs: a disallow
+prefix longer than every allow pattern matches (``rfc9309``), so the URL is
+disallowed; no other disallow start matches, so it is allowed; no allow start
+matches, so it is allowed unless a disallow entry matches. Only URLs that an
+allow and a disallow entry may both match need the ranked entries.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scrapy_robots_rep.core.paths import needs_normalising, normalise_legacy, normalise_rfc9309
@@ -36,10 +36,10 @@ Entry = tuple[CompiledPattern, bool, int, int]
 normalised pattern) ranks ``rfc9309`` entries, and is 0 in ``legacy``."""
 
 Checks = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[WildcardPattern, ...]]
-"""``(literal starts of disallow entries, literal starts of allow entries,
-decisive disallow prefixes, plain disallow prefixes, wildcard disallow
-patterns)``. A decisive prefix is longer than every allow pattern, so when it
-matches it decides (``rfc9309``)."""
+"""``(decisive disallow prefixes, literal starts of the other disallow entries,
+literal starts of allow entries, plain prefixes of the other disallow entries,
+wildcard patterns of the other disallow entries)``. A decisive prefix is longer
+than every allow pattern (``rfc9309``), so when it matches it decides."""
 
 # Below this many entries, buckets cost more memory than they save time.
 INDEXED_FROM = 8
@@ -53,6 +53,7 @@ _NO_RANKS: array[int] = array("H")
 class RuleIndex:
     """Parallel sequences, one item per entry, in storage order, and the per-bucket checks."""
 
+    entries: list[Entry]
     patterns: tuple[CompiledPattern, ...]
     allow_bits: int
     ranks: array[int]
@@ -62,10 +63,19 @@ class RuleIndex:
     bucket_starts: array[int]
     """Start of each bucket, then the number of entries; entries before the
     first bucket are tried for every URL."""
-    checks: Mapping[str, Checks]
-    """Per bucket character, the checks of that bucket and of the entries tried everywhere."""
-    everywhere: Checks
-    """The checks of the entries tried everywhere (for a URL whose bucket has no entries)."""
+    checks: dict[str, Checks]
+    """The checks per second character of a URL path, made on first use
+    (``checks_for``): a URL is decided for few of them."""
+
+    def checks_for(self, char: str) -> Checks:
+        """The checks of the URL paths whose second character is ``char``."""
+        starts = self.bucket_starts
+        bucket = self.bucket_chars.find(char) if char else -1
+        entries = self.entries[: starts[0]]
+        if bucket >= 0:
+            entries = entries + self.entries[starts[bucket] : starts[bucket + 1]]
+        checks = self.checks[char] = _checks(entries)
+        return checks
 
 
 def build_index(ranked: list[Entry]) -> RuleIndex:
@@ -82,24 +92,20 @@ def build_index(ranked: list[Entry]) -> RuleIndex:
             if char and (not bucket_chars or bucket_chars[-1] != char):
                 bucket_chars.append(char)
                 bucket_starts.append(position)
+        entries = [ranked[rank] for rank in order]
     else:
         order = range(len(ranked))
+        entries = ranked
     bucket_starts.append(len(ranked))
-    entries = [ranked[rank] for rank in order]
-    everywhere = entries[: bucket_starts[0]]
-    checks = {
-        char: _checks(everywhere + entries[start:end])
-        for char, start, end in zip(bucket_chars, bucket_starts, bucket_starts[1:], strict=False)
-    }
     return RuleIndex(
+        entries=entries,
         patterns=tuple(entry[0] for entry in entries),
         allow_bits=sum(1 << position for position, entry in enumerate(entries) if entry[1]),
         ranks=_smallest_array(list(order)) if bucket_chars else _NO_RANKS,
         sources=_smallest_array([entry[2] for entry in entries]),
         bucket_chars="".join(bucket_chars),
         bucket_starts=_smallest_array(bucket_starts),
-        checks=checks,
-        everywhere=_checks(everywhere),
+        checks={},
     )
 
 
@@ -134,7 +140,7 @@ def rank_legacy(rules: Iterable[RuleRow]) -> list[Entry]:
 
 def _literal_start(compiled: CompiledPattern) -> str:
     """What a URL path must start with to match: the pattern, or its part before the first ``*``."""
-    return compiled if compiled.__class__ is str else compiled[1]  # type: ignore[return-value]
+    return compiled if isinstance(compiled, str) else compiled[1]
 
 
 def _bucket_char(compiled: CompiledPattern) -> str:
@@ -143,15 +149,20 @@ def _bucket_char(compiled: CompiledPattern) -> str:
 
 
 def _checks(entries: list[Entry]) -> Checks:
-    disallowed = [entry for entry in entries if not entry[1]]
     longest_allow = max((entry[3] for entry in entries if entry[1]), default=0)
-    plain = [entry for entry in disallowed if entry[0].__class__ is str]
+    decisive: list[Entry] = []
+    # The other disallow entries: checked only once no decisive one matched.
+    disallowed: list[Entry] = []
+    for entry in entries:
+        if not entry[1]:
+            is_decisive = isinstance(entry[0], str) and entry[3] > longest_allow
+            (decisive if is_decisive else disallowed).append(entry)
     return (
+        tuple(_literal_start(entry[0]) for entry in decisive),
         tuple(_literal_start(entry[0]) for entry in disallowed),
         tuple(_literal_start(entry[0]) for entry in entries if entry[1]),
-        tuple(entry[0] for entry in plain if entry[3] > longest_allow),  # type: ignore[misc]
-        tuple(entry[0] for entry in plain),  # type: ignore[misc]
-        tuple(entry[0] for entry in disallowed if entry[0].__class__ is not str),  # type: ignore[misc]
+        tuple(entry[0] for entry in disallowed if isinstance(entry[0], str)),
+        tuple(entry[0] for entry in disallowed if not isinstance(entry[0], str)),
     )
 
 

@@ -17,7 +17,15 @@ from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
 from scrapy_robots_rep.core.groups import Group, select_rfc9309
-from scrapy_robots_rep.core.lines import CONTENT_SIGNAL, CRAWL_DELAY, REQUEST_RATE, SITEMAP, USER_AGENT, parse_line
+from scrapy_robots_rep.core.lines import (
+    BLANK_LINE,
+    CONTENT_SIGNAL,
+    CRAWL_DELAY,
+    REQUEST_RATE,
+    SITEMAP,
+    USER_AGENT,
+    parse_line,
+)
 from scrapy_robots_rep.core.members import RULE_FIELDS
 
 # A word every spelling of the field's name holds (lenient reading included:
@@ -93,6 +101,8 @@ def sitemaps(text: str, low: str, lenient: bool) -> list[str]:
 def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
     """The groups ``token`` (an agent token) obeys in ``text`` (``low`` lower-cased)."""
     starts: list[int] = []
+    # Where the run of user-agent lines that opens each group ends.
+    leads: list[int] = []
     groups: list[Group] = []
     previous_end = -1
     for start, end in candidate_lines(low, _AGENT_WORDS, 0, len(low)):
@@ -104,7 +114,10 @@ def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
         # A user-agent line right after another one continues its run.
         if previous_end < 0 or (start != previous_end + 1 and _holds_rule(text, low, previous_end, start)):
             starts.append(start)
+            leads.append(end)
             groups.append(Group())
+        elif start == leads[-1] + 1:
+            leads[-1] = end
         groups[-1].agents.append(parsed[1])
         previous_end = end
     source = AgentSource()
@@ -122,13 +135,27 @@ def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
         if spans and spans[-1][1] == start:
             spans[-1][1] = end
         else:
-            spans.append([start, end])
+            spans.append([start, end, leads[position]])
     numbering = _Numbering(text)
-    for start, end in spans:
-        source.spans.append((numbering.at(start), text[start:end].rstrip("\n")))
+    for start, end, lead in spans:
+        # Keep the lines from the one after the opening user-agent lines to the last directive.
+        kept_start = min(lead + 1, end)
+        first_line = numbering.at(kept_start)
+        source.spans.append((first_line, text[kept_start : _last_directive_end(text, kept_start, end)]))
         if any(low.find(word, start, end) >= 0 for word in _EXTRA_WORDS):
-            _read_extras(text, low, start, end, numbering, source)
+            _read_extras(text, low, kept_start, end, numbering, source)
     return source
+
+
+def _last_directive_end(text: str, start: int, end: int) -> int:
+    """The end of the last line within ``[start, end)`` that is a directive (``start`` if none is)."""
+    while end > start:
+        line_start = max(text.rfind("\n", start, end) + 1, start)
+        parsed = parse_line(text[line_start:end], True)
+        if parsed is not None and parsed != BLANK_LINE:
+            return end
+        end = line_start - 1
+    return start
 
 
 def _holds_rule(text: str, low: str, start: int, end: int) -> bool:
@@ -155,7 +182,7 @@ def _read_extras(text: str, low: str, start: int, end: int, numbering: _Numberin
         if parsed is None:
             continue
         name, value = parsed
-        if name == CRAWL_DELAY or name == REQUEST_RATE:
+        if name in (CRAWL_DELAY, REQUEST_RATE):
             delay = crawl_delay_seconds(value) if name == CRAWL_DELAY else request_rate_seconds(value)
             if delay is not None:
                 source.delays.append(delay)

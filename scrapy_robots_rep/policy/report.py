@@ -6,6 +6,7 @@ in short, and whole as JSON with ``REP_REPORT``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ from scrapy_robots_rep.policy.accounting import OriginCounts
 REPORT_VERSION = 1
 LISTED_IN_LOG = 10
 """Origins named per line of the log summary; the JSON report has them all."""
+_EVERY_PATH = re.compile(r"/?(\*+\$?)?")
+"""Rule patterns that match every path: ``/``, ``/*``, ``*``, ``/*$`` (and ``""``, legacy ``Disallow:``)."""
 
 
 @dataclass(slots=True)
@@ -123,7 +126,14 @@ def summarise(
 
 
 def blocks_everything(rules: AgentRules, origin: str) -> bool:
-    """Whether ``rules`` disallow every path of ``origin`` (``Disallow: /`` and no allow rule)."""
+    """Whether ``rules`` disallow every path of ``origin``: no allow rule and a disallow rule
+    matching every path (``Disallow: /``, ``/*``), or a record that disallows all (legacy 401/403).
+
+    ``Disallow: /$`` (rfc9309) disallows the home page only: the origin is not blocked.
+    """
     if rules.allowed(origin + "/"):
         return False
-    return not any(rule.allow for rule in rules.rules())
+    found = rules.rules()
+    if any(rule.allow for rule in found):
+        return False
+    return not found or any(_EVERY_PATH.fullmatch(rule.pattern) for rule in found)

@@ -88,7 +88,34 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
     assert "cdn" not in blocks
     assert counts(blocks["missing"]) == (2, 0, 0)
     assert counts(blocks["moved"]) == (1, 1, 0)
-    assert re.fullmatch(r"total: 19 allowed, 8 disallowed, \d+ deferred, 0 dropped\n", blocks["total:"])
+    assert re.fullmatch(r"total: 28 allowed, 8 disallowed, \d+ deferred, 0 dropped\n", blocks["total:"])
+
+
+def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
+    pages = report_blocks(demo_crawl.stdout)["pages"]
+
+    assert counts(pages) == (9, 0, 0)  # 6 pages, and the 3 links their directives let the crawl follow
+    assert pages.splitlines()[2:] == [
+        "  robots.txt: HTTP 200 -> rules  (server answered 200)",
+        "  signals:    Content-Signal search=yes, ai-train=no (REP_PURPOSES empty: not enforced)",
+        pages.splitlines()[4],  # the requests line, checked above
+        "  items:      7 kept, 2 dropped",
+        "  pages:      what each page said, and what the crawl did",
+        "    /noarchive.html: noarchive (header X-Robots-Tag: noarchive)",
+        "      -> item kept, marked archive: no",
+        '    /nofollow.html: nofollow (<meta name="robots" content="nofollow"> in the head)',
+        "      -> item kept, 2 links not followed",
+        '    /noindex.html: noindex (<meta name="robots" content="noindex"> in the head)',
+        "      -> item dropped, 1 link followed",
+        "    /other-bot.html: noindex, nofollow (header X-Robots-Tag: otherbot: noindex, nofollow): "
+        "ignored, for another robot",
+        "      -> item kept, 1 link followed",
+        "    /scoped.html: noindex (header X-Robots-Tag: demobot: noindex)",
+        "      -> item dropped",
+        '    /sponsored.html: rel="nofollow" link to /ad.html',
+        "      -> item kept, 1 link not followed, 1 followed",
+    ]
+    assert "items:" not in demo_crawl.stdout.replace(pages, "")  # only pages with directives get a listing
 
 
 def test_legacy_settings_show_the_differences():

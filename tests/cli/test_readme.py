@@ -38,12 +38,13 @@ def blocks(language: str) -> list[str]:
     return [body for found, body in BLOCK.findall(README) if found == language]
 
 
-def test_readme_opens_with_the_two_commands():
-    first = BLOCK.search(README)
+def test_readme_opens_with_the_set_up_then_the_two_commands():
+    setup, commands = BLOCK.findall(README)[:2]
 
-    assert first is not None
-    assert first.group(1) == "sh"
-    assert first.group(2).splitlines() == ["make demo", "make test"]
+    assert setup[0] == "python" and 'ADDONS = {"scrapy_robots_rep.Addon": 0}' in setup[1]
+    assert commands == ("sh", "make demo\nmake test\n")
+    sections = re.findall(r"^## (.+)$", README, re.MULTILINE)
+    assert sections[:2] == ["Enable it", "Try it"]  # what it is (the opening paragraph), set-up, commands
 
 
 @pytest.mark.parametrize("block", blocks("python"))
@@ -56,12 +57,18 @@ def test_settings_snippet_is_valid(block):
 
     RepSettings.from_mapping(settings)
     paths = [
+        *settings.get("ADDONS", {}),
         *settings.get("DOWNLOADER_MIDDLEWARES", {}),
+        *settings.get("SPIDER_MIDDLEWARES", {}),
         settings.get("ROBOTSTXT_PARSER"),
         settings.get("REP_CACHE_BACKEND"),
+        settings.get("SCHEDULER"),
+        settings.get("DUPEFILTER_CLASS"),
     ]
     loaded = [load_object(path) for path in paths if path]
-    assert loaded, "a settings snippet should name the middleware or the parser"
+    assert any(getattr(component, "__module__", "").startswith("scrapy_robots_rep") for component in loaded), (
+        "a settings snippet should name the add-on, a middleware or the parser"
+    )
 
 
 def test_python_api_examples():

@@ -146,7 +146,7 @@ async def test_closing_while_requests_wait_for_robots_txt_accounts_for_each(site
 
 @pytest_twisted.ensureDeferred
 async def test_concurrent_requests_to_a_fresh_origin_all_wait_for_its_rules(sites: Sites) -> None:
-    """SPEC 10: with Scrapy's own middleware, 8 of 10 such requests reach the server."""
+    """With Scrapy's own middleware, 8 of 10 such requests reach the server."""
     site = sites.start({"/robots.txt": Reply(body=b"User-agent: *\nDisallow: /private\n", delay=0.3)})
     urls = [f"{site.url}/private?n={number}" for number in range(10)] + [site.url + "/public"]
     result = await crawl(urls, settings={

@@ -1,4 +1,4 @@
-"""Caching (SPEC.md section 6): TTL refetch, max-age within clamps, stale-on-error, the LRU bound."""
+"""Caching (docs/behaviour.md §6): TTL refetch, max-age within clamps, stale-on-error, the LRU bound."""
 
 from __future__ import annotations
 

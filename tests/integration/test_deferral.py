@@ -1,4 +1,4 @@
-"""Deferral (SPEC.md section 5): held requests occupy no concurrency, are released, and are bounded."""
+"""Deferral (docs/behaviour.md §5): held requests occupy no concurrency, are released, and are bounded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every row of the status table (SPEC.md section 5), both policies, in one crawl each.
+"""Every row of the status table (docs/behaviour.md §5), both policies, in one crawl each.
 
 Each row is a site whose robots.txt answers as the row says; the spider asks
 for ``/page`` and ``/private`` on every site. The same crawls check that the

@@ -21,4 +21,5 @@ async def test_autothrottle_never_brings_pages_closer_than_the_crawl_delay(sites
     assert len(result.pages) == PAGES
     page_gaps = gaps(page_times(site))
     assert len(page_gaps) == PAGES - 1
+    print(f"\ngaps between pages: {', '.join(f'{gap:.2f}' for gap in page_gaps)} s")
     assert min(page_gaps) >= 0.95, [round(gap, 2) for gap in page_gaps]

@@ -42,4 +42,5 @@ async def test_a_high_priority_request_to_a_fresh_origin_is_downloaded_first(sit
     result = await crawl([f"{start.url}/start"], settings=SETTINGS, page=low_then_urgent(fresh))
 
     assert len(downloads(fresh)) == LOW + 1 and len(result.pages) == LOW + 2
+    print(f"\n/urgent was download number {downloads(fresh).index('/urgent') + 1}")
     assert downloads(fresh)[0] == "/urgent", f"/urgent was download number {downloads(fresh).index('/urgent') + 1}"

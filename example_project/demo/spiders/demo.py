@@ -1,8 +1,10 @@
 """The demo spider: crawls the embedded demo site (or real sites) and reports per origin.
 
 ``scrapy crawl demo`` starts the demo site, requests a fixed set of pages on each of its
-origins and prints what robots.txt decided. ``scrapy crawl demo -a start_urls=https://a.com/``
-crawls real sites instead: the given pages and up to ten same-site links from each.
+origins, yields an item per HTML page and follows up to ten same-site links from each, and
+prints what robots.txt decided and what the pages' own robots directives made of their items and
+links. ``scrapy crawl demo -a start_urls=https://a.com/`` crawls real sites instead: the given
+pages and up to ten same-site links from each.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from scrapy.linkextractors import LinkExtractor
 from twisted.python.failure import Failure
 
 from demo.demo_site import DemoSite
-from demo.report import CrawlReport, DemoNote
+from demo.report import CrawlReport, DemoNote, PageReport
+from scrapy_robots_rep import PageDirectives
 from scrapy_robots_rep import signals as rep_signals
 from scrapy_robots_rep.exceptions import RobotsDisallowed
+from scrapy_robots_rep.page_middleware import META_KEY, PageSettings
 from scrapy_robots_rep.policy.cache import CacheRecord
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.settings import RepSettings
@@ -30,7 +34,8 @@ LINKS_PER_PAGE = 10
 
 
 class DemoSpider(scrapy.Spider):
-    """Requests pages, counts what robots.txt made of them per origin, prints the report."""
+    """Requests pages, yields an item per page and follows links, counts what robots.txt and the
+    pages' directives made of them per origin, prints the report."""
 
     name = "demo"
     report: CrawlReport
@@ -44,8 +49,10 @@ class DemoSpider(scrapy.Spider):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DemoSpider:
         spider: DemoSpider = super().from_crawler(crawler, *args, **kwargs)
         rep = RepSettings.from_mapping(crawler.settings)
-        spider.report = CrawlReport(rep.user_agent, rep.matching, rep.status_policy)
+        purposes = PageSettings.from_mapping(crawler.settings).purposes
+        spider.report = CrawlReport(rep.user_agent, rep.matching, rep.status_policy, purposes)
         connect = crawler.signals.connect
+        connect(spider.item_scraped, signals.item_scraped)
         connect(spider.robots_obtained, rep_signals.robots_obtained)
         connect(spider.request_deferred, rep_signals.request_deferred)
         connect(spider.request_dropped, rep_signals.request_dropped_unreachable)
@@ -59,7 +66,7 @@ class DemoSpider(scrapy.Spider):
     async def start(self) -> AsyncIterator[scrapy.Request]:
         urls = self.real_urls if self.demo_site is None else self.demo_site.start_urls()
         for url in urls:
-            yield self._request(url, follow_links=self.demo_site is None)
+            yield self._request(url, follow_links=True)
 
     def _request(self, url: str, follow_links: bool = False) -> scrapy.Request:
         return scrapy.Request(
@@ -70,20 +77,36 @@ class DemoSpider(scrapy.Spider):
         )
 
     def parse(self, response: Response, follow_links: bool) -> Any:
-        self.report.origin(origin_of(response.url)).allowed += 1
+        """An item per HTML page, then its links (the page-level middleware drops what the page forbids)."""
+        self.report.reached.add(response.url)
+        report = self.report.origin(origin_of(response.url))
+        report.allowed += 1
         if isinstance(response, XmlResponse):
             response.selector.remove_namespaces()
             for url in response.xpath("//url/loc/text()").getall():
                 yield self._request(url)
-        elif follow_links and isinstance(response, HtmlResponse):
-            origin = origin_of(response.url)
-            links = [link.url for link in LinkExtractor().extract_links(response)]
-            for url in [url for url in links if origin_of(url) == origin][:LINKS_PER_PAGE]:
+        elif isinstance(response, HtmlResponse):
+            page = response.meta.get(META_KEY)
+            directives = page if isinstance(page, PageDirectives) else None
+            links = self._links(response) if follow_links else []
+            report.pages.append(PageReport(response.url, directives, tuple(links)))
+            # A pipeline would read the directives too: noarchive asks it to keep no copy.
+            yield {"url": response.url, "archive": directives is None or not directives.noarchive}
+            for url in links:
                 yield self._request(url)
+
+    def _links(self, response: HtmlResponse) -> list[str]:
+        origin = origin_of(response.url)
+        links = [link.url for link in LinkExtractor().extract_links(response)]
+        return [url for url in links if origin_of(url) == origin][:LINKS_PER_PAGE]
+
+    def item_scraped(self, item: dict[str, Any]) -> None:
+        self.report.scraped.add(item["url"])
 
     def failed(self, failure: Failure) -> None:
         """Disallowed requests carry the decision; other failures were allowed, then failed."""
         request = failure.request
+        self.report.reached.add(request.url)
         report = self.report.origin(origin_of(request.url))
         if failure.check(RobotsDisallowed):
             report.disallowed.append((request.url, failure.value.decision))

@@ -1,0 +1,89 @@
+"""What the crawl benchmarks share: loopback sites served from a thread, and crawls run in subprocesses.
+
+``LoopbackSites`` serves every origin from one asyncio server per loopback address (each
+address is its own Scrapy downloader slot, as distinct hosts would be), answering robots.txt
+with ``robots`` and every other path with ``page(path)``. ``run_child`` runs one crawl of a
+benchmark script in a subprocess (so that reactors do not clash) and returns its JSON report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class LoopbackSites:
+    """A minimal HTTP/1.1 keep-alive server on many loopback addresses, in a thread."""
+
+    def __init__(
+        self, origins: int, robots: bytes, page: Callable[[bytes], tuple[bytes, bytes]], network: str = "127.0"
+    ) -> None:
+        self.robots_hits: Counter[str] = Counter()
+        self.bases: list[str] = []
+        self._robots = robots
+        self._page = page
+        self._network = network
+        self._origins = origins
+        self._servers: list[asyncio.Server] = []
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        self._ready.wait()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _start(self) -> None:
+        for index in range(self._origins):
+            host = f"{self._network}.{1 + index // 250}.{1 + index % 250}"
+            server = await asyncio.start_server(lambda r, w, h=host: self._serve(r, w, h), host, 0, backlog=512)
+            self._servers.append(server)
+            self.bases.append(f"http://{host}:{server.sockets[0].getsockname()[1]}")
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                path = head.split(b" ", 2)[1]
+                if path == b"/robots.txt":
+                    self.robots_hits[host] += 1
+                    body, kind = self._robots, b"text/plain"
+                else:
+                    body, kind = self._page(path)
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s" % (kind, len(body), body)
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    def stop(self) -> None:
+        for server in self._servers:
+            self._loop.call_soon_threadsafe(server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+
+def run_child(script: str, mode: str, bases: list[str], pages: int) -> dict[str, Any]:
+    """Run one crawl of ``script`` (``--child MODE``) in a subprocess; return its JSON report."""
+    command = [sys.executable, script, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
+    completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
+    report: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return report
