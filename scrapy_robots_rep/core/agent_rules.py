@@ -100,7 +100,12 @@ class AgentRules:
         matching: str,
         group: tuple[str, ...],
         rule_lines: Iterable[tuple[int, str]],
-        **extras: Any,
+        *,
+        crawl_delay: float | None = None,
+        sitemaps: tuple[str, ...] = (),
+        content_signal_lines: tuple[SourceLine, ...] = (),
+        fixed: bool | None = None,
+        reason: str | None = None,
     ) -> AgentRules:
         """Rules given as ``(line number, line text)`` of their ``Allow``/``Disallow`` lines."""
         lines = list(rule_lines)
@@ -109,7 +114,11 @@ class AgentRules:
             group,
             "\n".join(text for _, text in lines),
             line_numbers([number for number, _ in lines]),
-            **extras,
+            crawl_delay=crawl_delay,
+            sitemaps=sitemaps,
+            content_signal_lines=content_signal_lines,
+            fixed=fixed,
+            reason=reason,
         )
 
     @property

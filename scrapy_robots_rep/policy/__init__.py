@@ -1,1 +1,2 @@
-"""Fetch/status policy, origins, deferral, cache and settings: pure Python, no Scrapy."""
+"""Pure decisions and state, no Scrapy: settings, origins, status policies, freshness, records,
+deferral, the record cache, accounting and reports."""

@@ -24,3 +24,14 @@ def test_bench_core_smoke_run():
     assert "core (rfc9309)" in result.stdout
     assert "core (legacy)" in result.stdout
     assert "parse MB/s" in result.stdout
+
+
+def test_bench_memory_smoke_run():
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_memory.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "RSS growth:" in result.stdout

@@ -1,11 +1,13 @@
-"""``AgentRules`` keeps rules packed (line texts by code or joined, numbers in
-small arrays, sitemaps as one string): what it gives back must not change."""
+"""``AgentRules`` keeps rules packed (the group's lines as one string, compiled
+on the first decision, packed again once the origin is no longer active;
+sitemaps as one string): what it gives back must not change."""
 
 from __future__ import annotations
 
 import pytest
 
 from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt, Rule
+from scrapy_robots_rep.core.agent_rules import ACTIVE_ORIGINS
 
 HOST = "https://a.com"
 
@@ -49,3 +51,22 @@ def test_sitemaps_keep_their_order_and_round_trip():
     assert AgentRules.from_dict(rules.to_dict()).sitemaps == rules.sitemaps
     assert RobotsTxt.parse("User-agent: *\nDisallow: /x\n").for_agent("mybot").sitemaps == ()
     assert AgentRules.allow_all("robots.txt returned 404").sitemaps == ()
+
+
+def test_rules_whose_index_was_dropped_decide_and_explain_as_before():
+    long_group = "".join(f"Disallow: /private/{index}/\n" for index in range(200))
+    body = f"User-agent: *\n# {'x' * 2000}\n{long_group}Allow: /private/7/open\n"
+    first = RobotsTxt.parse(body).for_agent("mybot")
+    before = [
+        (first.allowed(f"{HOST}{path}"), first.explain(f"{HOST}{path}")) for path in ("/private/7/", "/private/7/open")
+    ]
+    # Compiling more origins than ACTIVE_ORIGINS drops the first one's index and packs its lines.
+    for index in range(ACTIVE_ORIGINS):
+        RobotsTxt.parse(f"User-agent: *\nDisallow: /{index}\n").for_agent("mybot").allowed(f"{HOST}/")
+    after = [
+        (first.allowed(f"{HOST}{path}"), first.explain(f"{HOST}{path}")) for path in ("/private/7/", "/private/7/open")
+    ]
+    assert after == before
+    assert before[0][1].rule == Rule(False, "/private/7/", 10, "Disallow: /private/7/")
+    assert before[1][1].rule == Rule(True, "/private/7/open", 203, "Allow: /private/7/open")
+    assert AgentRules.from_dict(first.to_dict()).rules() == first.rules()
