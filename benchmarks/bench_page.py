@@ -11,7 +11,7 @@ Two measurements:
   5 MB page whose head is small.
 
     python benchmarks/bench_page.py            # both, 5 rounds of the crawl
-    python benchmarks/bench_page.py --quick    # a smoke run: 200 pages, 1 round, short parser loops
+    python benchmarks/bench_page.py --smoke    # a smoke run: 200 pages, 1 round, short parser loops
 """
 
 from __future__ import annotations
@@ -146,12 +146,12 @@ def bench_crawl(origins: int, pages: int, rounds: int) -> None:
         print(f"  {label:20}  off {off:7.0f}  on {on:7.0f}  on/off = {on / off:.3f} (target >= 0.970)")
 
 
-def bench_parser(quick: bool) -> None:
+def bench_parser(smoke: bool) -> None:
     from scrapy_robots_rep.core.page import PageDirectives
 
     headers = {"Content-Type": "text/html; charset=utf-8", "X-Robots-Tag": "otherbot: noindex"}
     heads = [f"<!DOCTYPE html><html><head>{head(index)}</head>".encode() for index in range(50)]
-    loops = 20 if quick else 400
+    loops = 20 if smoke else 400
     started = time.perf_counter()
     for _ in range(loops):
         for document in heads:
@@ -162,7 +162,7 @@ def bench_parser(quick: bool) -> None:
     print(f"\nparser: HTML heads ({average:.0f} bytes each): {megabytes / seconds:.1f} MB/s")
 
     typical = page(0)
-    repeats = 20 if quick else 300
+    repeats = 20 if smoke else 300
     started = time.perf_counter()
     for _ in range(repeats):
         PageDirectives.parse(typical, headers, agent=AGENT)
@@ -170,7 +170,7 @@ def bench_parser(quick: bool) -> None:
 
     huge = page(0, size=5_000_000)
     for links in (False, True):
-        repeats = 3 if quick else 20
+        repeats = 3 if smoke else 20
         started = time.perf_counter()
         for _ in range(repeats):
             PageDirectives.parse(huge, headers, agent=AGENT, links=links)
@@ -181,7 +181,7 @@ def bench_parser(quick: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 200 pages, 1 round, short parser loops")
+    parser.add_argument("--smoke", action="store_true", help="a smoke run: 200 pages, 1 round, short parser loops")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the off/on crawls")
     parser.add_argument("--origins", type=int, default=8, help="loopback origins the pages are spread over")
     parser.add_argument("--only", choices=("crawl", "parser"), help="run one of the two measurements")
@@ -192,11 +192,11 @@ def main() -> None:
     if args.child:
         child_crawl(args.child, args.bases.split(","), args.pages)
         return
-    pages, rounds = (200, 1) if args.quick else (args.pages, args.rounds)
+    pages, rounds = (200, 1) if args.smoke else (args.pages, args.rounds)
     if args.only != "parser":
         bench_crawl(args.origins, pages, rounds)
     if args.only != "crawl":
-        bench_parser(args.quick)
+        bench_parser(args.smoke)
 
 
 if __name__ == "__main__":

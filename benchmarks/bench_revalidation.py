@@ -1,7 +1,7 @@
 """What conditional revalidation saves: 1,000 origins whose robots.txt is refreshed once.
 
     python benchmarks/bench_revalidation.py            # 1,000 origins, 5 rounds
-    python benchmarks/bench_revalidation.py --quick    # 50 origins, one round: a smoke run
+    python benchmarks/bench_revalidation.py --smoke    # 50 origins, one round: a smoke run
 
 One asyncio server in this process answers every origin (``o<n>.test``, all resolved to
 127.0.0.1, told apart by their ``Host`` header) with a real robots.txt from the corpus
@@ -251,7 +251,7 @@ def corpus_bodies(count: int) -> tuple[Path, list[bytes]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="50 origins, one round")
+    parser.add_argument("--smoke", action="store_true", help="50 origins, one round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the three crawls")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -261,7 +261,7 @@ def main() -> None:
         child_crawl(args.child, args.port, args.origins)
         return
 
-    origins, rounds = (50, 1) if args.quick else (args.origins, args.rounds)
+    origins, rounds = (50, 1) if args.smoke else (args.origins, args.rounds)
     folder, bodies = corpus_bodies(origins)
     server = RobotsServer(bodies)
     cpu: dict[str, list[float]] = {mode: [] for mode in MODES}

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.corpus import corpus_dir
 from tests.sites import Sites
-
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 @pytest.fixture
@@ -21,7 +20,5 @@ def sites() -> Iterator[Sites]:
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    """The shared corpus of real robots.txt files and URLs (``../shared/corpus``)."""
-    if not (CORPUS / "robots").is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS}")
-    return CORPUS
+    """Real robots.txt files and URLs: the full corpus when present, else the shipped sample (tests/corpus.py)."""
+    return corpus_dir()

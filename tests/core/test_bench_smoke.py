@@ -6,16 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
 
 
-@pytest.mark.skipif(not (CORPUS / "robots").is_dir(), reason=f"corpus not found at {CORPUS}")
-def test_bench_core_smoke_run():
+def test_bench_core_smoke_run(corpus: Path) -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_core.py"), "--smoke", "--corpus", str(CORPUS)],
+        [sys.executable, str(REPO / "benchmarks" / "bench_core.py"), "--smoke", "--corpus", str(corpus)],
         capture_output=True,
         text=True,
         timeout=60,

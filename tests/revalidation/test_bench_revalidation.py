@@ -1,4 +1,4 @@
-"""``benchmarks/bench_revalidation.py --quick`` runs end to end: every refresh with validators is a 304."""
+"""``benchmarks/bench_revalidation.py --smoke`` runs end to end: every refresh with validators is a 304."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_quick_run_revalidates_every_origin_with_a_304() -> None:
+def test_smoke_run_revalidates_every_origin_with_a_304() -> None:
     completed = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_revalidation.py"), "--quick"],
+        [sys.executable, str(REPO / "benchmarks" / "bench_revalidation.py"), "--smoke"],
         cwd=REPO,
         capture_output=True,
         text=True,
