@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("redis", reason="the redis client is not installed (extra 'redis')")
 
-from tests.redis.server import MISSING, RedisServer, find_redis_server
-
-
-def _started_server() -> RedisServer:
-    executable = find_redis_server()
-    if executable is None:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING, pytrace=False)
-        pytest.skip(MISSING)
-    server = RedisServer(executable)
-    server.start()
-    return server
+from tests.redis.server import RedisServer, started_server
 
 
 @pytest.fixture(scope="session")
 def redis_server_session() -> Iterator[RedisServer]:
-    server = _started_server()
+    server = started_server()
     yield server
     server.stop()
 
@@ -42,7 +30,7 @@ def redis_server(redis_server_session: RedisServer) -> RedisServer:
 
 @pytest.fixture(scope="session")
 def queue_server_session() -> Iterator[RedisServer]:
-    server = _started_server()
+    server = started_server()
     yield server
     server.stop()
 

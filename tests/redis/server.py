@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import socket
@@ -10,6 +11,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 
+import pytest
 import redis
 
 _START_TIMEOUT = 10.0
@@ -96,3 +98,15 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def started_server() -> RedisServer:
+    """A running redis-server; the test is skipped without one (failed on CI, where one must exist)."""
+    executable = find_redis_server()
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail(MISSING, pytrace=False)
+        pytest.skip(MISSING)
+    server = RedisServer(executable)
+    server.start()
+    return server

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.redis.server import MISSING, RedisServer, find_redis_server
+from tests.redis.server import RedisServer, started_server
 
 
 @pytest.fixture(scope="session")
 def redis_session() -> Iterator[RedisServer]:
-    executable = find_redis_server()
-    if executable is None:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING, pytrace=False)
-        pytest.skip(MISSING)
-    server = RedisServer(executable)
-    server.start()
+    server = started_server()
     yield server
     server.stop()
 
