@@ -186,8 +186,9 @@ class OriginRobots:
                 if state.cycle_started is None:
                     state.cycle_started = time.time()
                 conclusion = await self._attempt()
-                self._settle(conclusion)
-                if conclusion.plan is None or conclusion.plan.recovery is not Recovery.RETRY:
+                final = conclusion.plan is None or conclusion.plan.recovery is not Recovery.RETRY
+                self._settle(conclusion, final)
+                if final:
                     return
         except CancelledError:
             raise
@@ -197,7 +198,8 @@ class OriginRobots:
             reason = f"error while obtaining robots.txt: {error!r}"
             conclusion = origins.maker.failed(reason, None, origins.record(self.origin), state, now)
             state.drop_until = now + origins.settings.defer_max_time
-            self._settle(conclusion)
+            state.cycle_started = None
+            self._settle(conclusion, final=True)
         finally:
             state.fetching = False
             self._wake()
@@ -286,14 +288,14 @@ class OriginRobots:
                 ROBOTS_PARSED, robotparser=RepRobotParser(conclusion.robots), request=self._trigger
             )
 
-    def _settle(self, conclusion: Conclusion) -> None:
-        """Keep the record; release the parked requests once they can be decided or must be dropped."""
+    def _settle(self, conclusion: Conclusion, final: bool) -> None:
+        """Keep the record; when the task ends (``final``), release the parked requests: they are
+        then decided by its rules, or dropped if it ended without any."""
         origins = self._origins
         record = conclusion.record
         origins.remember(self.origin, record)
         origins.crawler.signals.send_catch_log(signals.robots_obtained, origin=self.origin, record=record)
-        plan = conclusion.plan
-        if plan is None or plan.recovery is not Recovery.RETRY:
+        if final:
             origins.pin(self.origin, record)
             origins.parking.release(self.origin)
         self._wake()

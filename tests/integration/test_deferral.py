@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 import pytest_twisted
 from scrapy import Request
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
+from scrapy_robots_rep.policy.records import RecordMaker
 from tests.crawling import CrawlingSpider, RequestSpec, Wave, crawl
 from tests.sites import PAGE, Reply, Site, Sites, text
 
@@ -98,3 +100,22 @@ async def test_released_requests_are_not_starved_by_a_busy_scheduler(sites: Site
     # the scheduler never ran dry before the busy origin's pages were done, yet the
     # newcomer's released requests went out along with them
     assert max(by_url[url].time for url in newcomer_urls) < max(by_url[url].time for url in busy_urls)
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_error_while_obtaining_robots_txt_drops_the_waiting_requests(
+    sites: Sites, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in reading the answer must not strand the parked requests (the spider would never close)."""
+    site = sites.start({"/robots.txt": text("User-agent: *\nAllow: /\n")})
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(RecordMaker, "conclude", broken)
+    urls = [f"{site.url}/a", f"{site.url}/b"]
+    result = await crawl(urls, settings={"REP_DEFER_MAX_TIME": 30})
+    assert [result.by_url()[url].error_type for url in urls] == [RobotsUnreachable, RobotsUnreachable]
+    assert site.paths() == ["/robots.txt"]
+    assert result.seconds < 10
+    assert result.messages(contains="Error while obtaining robots.txt")
