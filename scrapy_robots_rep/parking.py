@@ -42,11 +42,6 @@ class Parking:
     def park(self, origin: str, request: Request) -> None:
         self._parked[origin].append(request)
 
-    def parked(self, origin: str) -> int:
-        """How many requests of ``origin`` are parked."""
-        parked = self._parked.get(origin)
-        return len(parked) if parked else 0
-
     def release(self, origin: str) -> None:
         """Make ``origin``'s parked requests ready, and start giving them back."""
         requests = self._parked.pop(origin, None)

@@ -16,7 +16,6 @@ from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.utils.misc import load_object
 
-from scrapy_robots_rep.core.agents import token_problem
 from scrapy_robots_rep.core.modes import matching_mode
 from scrapy_robots_rep.policy.settings import SettingsError
 
@@ -54,7 +53,8 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
 
 def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
     """One INFO line with the agent, the modes and the cache; a warning for an agent that cannot match."""
-    agent = matching_mode(settings.matching).agent_token(settings.user_agent)
+    mode = matching_mode(settings.matching)
+    agent = mode.agent_token(settings.user_agent)
     source = next((name for name in AGENT_SETTINGS if crawler.settings.get(name)), "default")
     exempt = ", ".join(settings.exempt_domains) or "none"
     cache = f"memory ({settings.cache_max_origins} origins)"
@@ -72,7 +72,7 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
             "exempt": exempt,
         },
     )
-    problem = token_problem(agent) if settings.matching == "rfc9309" else None
+    problem = mode.agent_problem(settings.user_agent)
     if problem is not None:
         logger.warning("Agent %r: %s", agent, problem)
 
