@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_robots_rep.cli import main
+from tests.cli.console import run
 
 ROBOTS = """\
 User-agent: *
@@ -32,12 +33,6 @@ def robots_file(tmp_path: Path) -> str:
     path = tmp_path / "robots.txt"
     path.write_text(ROBOTS)
     return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_text_report_names_group_rule_line_and_reason(capsys, robots_file):

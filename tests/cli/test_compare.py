@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_robots_rep.cli import main
+from tests.cli.console import run
 
 ROBOTS = """\
 User-agent: *
@@ -30,12 +30,6 @@ def robots_file(tmp_path: Path) -> str:
     path = tmp_path / "robots.txt"
     path.write_text(ROBOTS)
     return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_compare_shows_each_mode_per_url_and_exits_1_when_they_differ(capsys, robots_file):

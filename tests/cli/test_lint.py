@@ -12,6 +12,7 @@ import pytest
 from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.core import RobotsTxt
 from scrapy_robots_rep.core.lint import LintKind, LintWarning, lint
+from tests.cli.console import run
 
 
 def found(body: str, matching: str = "rfc9309", **options: int) -> list[tuple[int | None, str]]:
@@ -277,12 +278,6 @@ def test_warnings_are_in_line_order_file_wide_first():
 
 
 # The command line.
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_check_lint_prints_one_line_per_warning_and_exits_1(capsys, tmp_path):

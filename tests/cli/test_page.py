@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_robots_rep.cli import main
+from tests.cli.console import run
 from tests.sites import Reply, closed_port_url, text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,12 +26,6 @@ PAGE = f"""<!DOCTYPE html>
 <meta name="robots" content="noai">
 </head><body><p>Hello</p></body></html>
 """
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture
