@@ -12,7 +12,7 @@ $(BIN)/activate:
 	  rm -rf $(VENV); \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
 
-$(VENV)/.installed: $(BIN)/activate setup.cfg pyproject.toml
+$(VENV)/.installed: $(BIN)/activate setup.cfg setup.py pyproject.toml scrapy_robots_rep/core/page/_tag_search.c
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@

@@ -102,13 +102,16 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
         if signals:
             page = page.with_site_signals(signals)
         response.meta[META_KEY] = page
-        for effect in page.restricted:
-            self._count(f"directive/{effect.value}")
+        if page.directives:
+            for effect in page.restricted:
+                self._count(f"directive/{effect.value}")
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        if response is None or request.meta.get("dont_obey_robotstxt") or _exempt(response):
+        if response is None or request.meta.get("dont_obey_robotstxt"):
             return request
         page = self._page(response)
+        if page is None:
+            return request
         if page.nofollow:
             self._drop_request(request, response, "nofollow", page.why(Effect.NOFOLLOW))
             return None
@@ -118,9 +121,11 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
         return request
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        if response is None or _exempt(response):
+        if response is None:
             return item
         page = self._page(response)
+        if page is None:
+            return item
         if page.noindex and self.settings.noindex == "drop":
             cause = page.cause(Effect.NOINDEX)
             kind = "unavailable_after" if cause is not None and cause.name == "unavailable_after" else "noindex"
@@ -133,11 +138,16 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
                 return None
         return item
 
-    def _page(self, response: Response) -> PageDirectives:
-        page = response.meta.get(META_KEY)
+    def _page(self, response: Response) -> PageDirectives | None:
+        """The page's directives (read now if its callback ran before this middleware saw it), or
+        None when the page is exempt."""
+        meta = response.meta
+        if meta.get("dont_obey_robotstxt"):
+            return None
+        page = meta.get(META_KEY)
         if not isinstance(page, PageDirectives):
             self.process_spider_input(response)
-            page = response.meta[META_KEY]
+            page = meta[META_KEY]
         return page
 
     def _marked_nofollow(self, request: Request, response: Response, page: PageDirectives) -> bool:
@@ -160,6 +170,3 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
         if self.crawler.stats is not None:
             self.crawler.stats.inc_value(f"rep/page/{key}")
 
-
-def _exempt(response: Response) -> bool:
-    return bool(response.meta.get("dont_obey_robotstxt"))

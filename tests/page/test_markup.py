@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_rep.core.page import Effect, PageDirectives
+from scrapy_robots_rep.core.page import Effect, PageDirectives, tag_search
+from scrapy_robots_rep.core.page import markup as page_markup
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def tag_finder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here runs with both forms of the ``<meta`` search (the compiled one when built)."""
+    if request.param == "compiled" and not tag_search.COMPILED:
+        pytest.skip("the compiled search was not built (no C compiler)")
+    if request.param == "python":
+        monkeypatch.setattr(page_markup, "find_meta_tag", tag_search.find_meta_tag_in_python)
+
 
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 NOINDEX = {Effect.NOINDEX}
@@ -150,6 +161,32 @@ CASES = [
 @pytest.mark.parametrize(("markup", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
 def test_markup_variants(markup: str, expected: set[Effect]) -> None:
     assert effects(markup) == expected
+
+
+LAZY_READING_CASES = [
+    '<head><meta name="description" content="robots"><!-- <meta name=robots content=noindex> -->'
+    "<meta name=robots content=nofollow></head>",
+    "<head><script>'<meta name=robots content=noindex>'</script></head><body><meta name=robots content=nofollow>",
+    '<head><meta content="<meta name=robots content=noindex>" name=x></head><body>',
+    "<head><title>robots</title><meta name=ROBOTS content=NOINDEX></head><body><META NAME=ROBOTS CONTENT=NOFOLLOW>",
+    "<head><plaintext><meta name=robots content=noindex>",
+    "<head><style>x{}</style><!-- unclosed <meta name=robots content=noindex>",
+    "<head></head><body>" + "<p>robots</p>" * 300 + "<meta name=mybot content=noarchive>",
+    "<head>" + "<meta name=x content=y>" * 200 + "</head><body><meta name=robots content=noindex>",
+    "<head><script>" + "x" * 3000 + "</script><meta name=robots content=noindex></head>",
+]
+
+
+@pytest.mark.parametrize("limit", [200, 1500, 4000, 512_000])
+@pytest.mark.parametrize("markup", [case[1] for case in CASES] + LAZY_READING_CASES)
+def test_reading_only_as_far_as_the_last_wanted_tag_finds_what_reading_everything_finds(
+    markup: str, limit: int
+) -> None:
+    """Without links the document is read only up to the last wanted meta tag a quick search finds;
+    asking for links reads all of it. Both must find the same directives, in the head or the body."""
+    quick = PageDirectives.parse(markup, HTML, agent="mybot", limit=limit)
+    whole = PageDirectives.parse(markup, HTML, agent="mybot", limit=limit, links=True)
+    assert [(d.text, str(d.source)) for d in quick.directives] == [(d.text, str(d.source)) for d in whole.directives]
 
 
 def test_bad_bytes_are_no_error() -> None:

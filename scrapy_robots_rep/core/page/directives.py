@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import Enum
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
@@ -39,7 +40,12 @@ TDM_POLICY = "tdm-policy"
 ROBOTS_META = "robots"
 AI_PURPOSES = ("ai-train", "ai-input")
 
-_READ_HEADERS = frozenset((X_ROBOTS_TAG, TDM_RESERVATION, TDM_POLICY, "content-type"))
+_READ_HEADERS = (X_ROBOTS_TAG, TDM_RESERVATION, TDM_POLICY, "content-type")
+_READ_HEADER_NAMES: Mapping[Any, str] = {
+    **{name: name for name in _READ_HEADERS},
+    **{name.encode(): name for name in _READ_HEADERS},
+}
+"""The lower-cased header names read, as str and as bytes (Scrapy's), to the name used here."""
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 _NO_SIGNALS: Mapping[str, bool] = MappingProxyType({})
 
@@ -130,15 +136,16 @@ class PageDirectives:
     nofollow_hrefs: tuple[str, ...] = ()
     site_signals: Mapping[str, bool] = field(default_factory=lambda: _NO_SIGNALS)
     site_source: str = "robots.txt Content-Signal"
-    _effects: dict[Effect, Directive] = field(init=False, repr=False, compare=False)
+    _effects: dict[str, Directive] = field(init=False, repr=False, compare=False)
+    """The first directive setting each effect, keyed by the effect's value (a str hashes cheaply)."""
     _refusals: dict[str, Directive] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        effects: dict[Effect, Directive] = {}
+        effects: dict[str, Directive] = {}
         refusals: dict[str, Directive] = {}
         for directive in self.directives:
             for effect in self._effects_of(directive):
-                effects.setdefault(effect, directive)
+                effects.setdefault(effect.value, directive)
             if _refuses_ai(directive):
                 for purpose in AI_PURPOSES:
                     refusals.setdefault(purpose, directive)
@@ -183,15 +190,9 @@ class PageDirectives:
         base_href: str | None = None
         nofollow_hrefs: tuple[str, ...] = ()
         if is_html and data:
-            names = frozenset(name for name in (ROBOTS_META, token, TDM_RESERVATION, TDM_POLICY) if name)
-            markup = scan(data, names, limit=limit, links=links)
+            markup = scan(data, _meta_names(token), limit=limit, links=links)
             for meta in markup.metas:
-                source = Source(SourceKind.META, meta.markup, meta.in_head)
-                if meta.name in (TDM_RESERVATION, TDM_POLICY):
-                    text = f"{meta.name}: {meta.content.strip()}"
-                    directives.append(Directive(meta.name, meta.content.strip(), text, source))
-                else:
-                    directives.extend(_directives(directive_items(meta.content), source))
+                directives.extend(_meta_directives(meta.name, meta.content, meta.markup, meta.in_head))
             base_href, nofollow_hrefs = markup.base_href, tuple(markup.nofollow_hrefs)
         return cls(
             agent=token,
@@ -219,29 +220,29 @@ class PageDirectives:
     @property
     def noindex(self) -> bool:
         """``noindex``, ``none``, or an ``unavailable_after`` date that has passed."""
-        return Effect.NOINDEX in self._effects
+        return "noindex" in self._effects
 
     @property
     def nofollow(self) -> bool:
-        return Effect.NOFOLLOW in self._effects
+        return "nofollow" in self._effects
 
     @property
     def noarchive(self) -> bool:
         """``noarchive`` or Bing's ``nocache``: keep no cached copy."""
-        return Effect.NOARCHIVE in self._effects
+        return "noarchive" in self._effects
 
     @property
     def nosnippet(self) -> bool:
-        return Effect.NOSNIPPET in self._effects
+        return "nosnippet" in self._effects
 
     @property
     def noimageindex(self) -> bool:
-        return Effect.NOIMAGEINDEX in self._effects
+        return "noimageindex" in self._effects
 
     @property
     def restricted(self) -> frozenset[Effect]:
         """Every restriction in force."""
-        return frozenset(self._effects)
+        return frozenset(map(Effect, self._effects))
 
     @property
     def unavailable_after(self) -> datetime | None:
@@ -299,11 +300,11 @@ class PageDirectives:
 
     def cause(self, effect: Effect | str) -> Directive | None:
         """The first directive that set ``effect``, or None."""
-        return self._effects.get(Effect(effect))
+        return self._effects.get(Effect(effect).value)
 
     def why(self, effect: Effect | str) -> str | None:
         """The directive and tag or header that set ``effect`` (e.g. ``"nofollow"``), or None."""
-        directive = self._effects.get(Effect(effect))
+        directive = self._effects.get(Effect(effect).value)
         if directive is None:
             return None
         if directive.name == UNAVAILABLE_AFTER:
@@ -350,10 +351,26 @@ class PageDirectives:
         return [d.value for d in self.directives if d.name == name and d.value is not None]
 
 
+@lru_cache(maxsize=64)
 def agent_token(agent: str) -> str:
     """The lower-cased product token meta names and header scopes are compared with
     (``MyBot/1.0 (+https://x)`` gives ``mybot``), whatever the matching mode."""
     return product_token(agent).lower()
+
+
+@lru_cache(maxsize=64)
+def _meta_names(token: str) -> frozenset[str]:
+    """The meta names read for an agent: ``robots``, its product token, TDMRep's two."""
+    return frozenset(name for name in (ROBOTS_META, token, TDM_RESERVATION, TDM_POLICY) if name)
+
+
+@lru_cache(maxsize=1024)
+def _meta_directives(name: str, content: str, markup: str, in_head: bool) -> tuple[Directive, ...]:
+    """The directives of one meta tag (remembered: a site repeats the same tags on every page)."""
+    source = Source(SourceKind.META, markup, in_head)
+    if name in (TDM_RESERVATION, TDM_POLICY):
+        return (Directive(name, content.strip(), f"{name}: {content.strip()}", source),)
+    return tuple(_directives(directive_items(content), source))
 
 
 def _refuses_ai(directive: Directive) -> bool:
@@ -395,8 +412,8 @@ def _header_pairs(headers: HeaderSource) -> list[tuple[str, str]]:
     )
     pairs: list[tuple[str, str]] = []
     for raw_name, raw_value in items:
-        name = _text(raw_name).strip().lower()
-        if name not in _READ_HEADERS:
+        name = _READ_HEADER_NAMES.get(raw_name.strip().lower() if isinstance(raw_name, (bytes, str)) else raw_name)
+        if name is None:
             continue
         values = raw_value if isinstance(raw_value, (list, tuple)) else [raw_value]
         pairs.extend((name, _text(value)) for value in values)

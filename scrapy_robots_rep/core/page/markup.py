@@ -4,10 +4,11 @@ A forward search over bytes with a few regular expressions, stopping only where 
 context changes or a wanted tag may start: comments, the raw-text elements (``script``,
 ``style``, ``title``, ``textarea``, ...) whose content is skipped, ``meta``/``base`` (and
 ``a``/``area`` for links), and the end of the head. Tags are read as an HTML tokeniser reads
-them: names case-insensitive, attribute values double-quoted, single-quoted or bare. The head is
-read to its end (``</head>`` or ``<body>``); the rest of the document, up to ``limit`` bytes past
-the head, is first searched for a ``<meta>`` carrying a wanted name, and read with that care only
-if one is there. Nothing here raises on bad bytes.
+them: names case-insensitive, attribute values double-quoted, single-quoted or bare. The head
+must end (``</head>`` or ``<body>``) within ``limit`` bytes, and the rest is read up to ``limit``
+bytes past it. Unless links are wanted, a quick search first finds the ``<meta>`` tags carrying a
+wanted name, and the document is read with that care only as far as the last of them (most pages
+have one or none). Nothing here raises on bad bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from scrapy_robots_rep.core.page.tag_search import find_meta_tag
 
 _RAW_TEXT = frozenset(b"script style title textarea xmp iframe noembed noframes".split())
 _LINK_TAGS = frozenset((b"a", b"area"))
@@ -78,10 +81,9 @@ def scan(body: bytes, names: frozenset[str], *, limit: int, links: bool = False)
 
 @lru_cache(maxsize=64)
 def _wanted(names: frozenset[str]) -> tuple[frozenset[bytes], re.Pattern[bytes]]:
-    """The wanted names as bytes, and a pattern finding any of them in a tag."""
+    """The wanted names as lower-cased bytes, and a pattern finding any of them in lower-cased bytes."""
     encoded = frozenset(name.lower().encode() for name in names if name)
-    pattern = re.compile(b"|".join(re.escape(name) for name in sorted(encoded)) or b"(?!)", re.IGNORECASE)
-    return encoded, pattern
+    return encoded, re.compile(b"|".join(re.escape(name) for name in sorted(encoded)) or b"(?!)")
 
 
 class _Scanner:
@@ -94,56 +96,75 @@ class _Scanner:
         self.links = links
         self.stop = _STOP_WITH_LINKS if links else _STOP
         self.found = Markup()
+        self.in_head = True
+        self.end = min(len(data), limit)
+        """Where reading stops: ``limit`` bytes from the start while in the head, then past its end."""
 
     def run(self) -> Markup:
-        size = len(self.data)
-        head_end = self._walk(0, min(size, self.limit), in_head=True)
-        if head_end is None:
+        if self.links:
+            self._walk(0)
             return self.found
-        end = min(size, head_end + self.limit)
-        if self.links or self._wanted_meta_after(head_end, end):
-            self._walk(head_end, end, in_head=False)
+        pos: int | None = 0
+        reach = min(len(self.data), 2 * self.limit)
+        while pos is not None and (candidate := self._wanted_meta(pos, reach)) is not None:
+            pos = self._walk(pos, until=candidate)
         return self.found
 
-    def _walk(self, pos: int, end: int, *, in_head: bool) -> int | None:
-        """Read from ``pos``; in the head, return where it ends (None: the scan is over)."""
+    def _walk(self, pos: int, until: int | None = None) -> int | None:
+        """Read from ``pos`` through the tag at ``until`` (or to the end); return where reading
+        goes on (None: the scan is over)."""
         data = self.data
-        while (match := self.stop.search(data, pos, end)) is not None:
+        while until is None or pos <= until:
+            match = self.stop.search(data, pos, self.end)
+            if match is None:
+                return None
             start = match.start()
             if match.group(1):
-                next_pos = self._after_comment(start, end)
+                next_pos = self._after_comment(start, self.end)
             else:
                 name = match.group(2).lower()
                 next_pos = match.end()
                 if name in _HEAD_END:
-                    if in_head:
-                        return start
+                    if self.in_head:
+                        self.in_head = False
+                        self.end = min(len(data), start + self.limit)
                 elif name in _RAW_TEXT:
-                    closing = _RAW_TEXT_END[name].search(data, next_pos, end)
-                    next_pos = None if closing is None else self._after(b">", closing.end() - 1, end)
+                    closing = _RAW_TEXT_END[name].search(data, next_pos, self.end)
+                    next_pos = None if closing is None else self._after(b">", closing.end() - 1, self.end)
                 elif name == b"meta":
-                    if self.names_pattern.search(data, start, next_pos) is not None:
-                        next_pos = self._meta(start, end, in_head)
+                    # Before ``until`` a meta tag is known not to be wanted: the quick search said so.
+                    if start == until or (until is None and self._names_a_wanted(start, next_pos)):
+                        next_pos = self._meta(start, self.end, self.in_head)
                 elif name == b"base":
                     if self.found.base_href is None:
-                        next_pos = self._base(start, end)
+                        next_pos = self._base(start, self.end)
                 elif name == b"plaintext":
                     next_pos = None
                 elif b"nofollow" in data[start:next_pos].lower():
-                    next_pos = self._link(name, start, end)
+                    next_pos = self._link(name, start, self.end)
             if next_pos is None:
                 return None
             pos = next_pos
+        return pos
+
+    def _wanted_meta(self, pos: int, end: int) -> int | None:
+        """Where the next ``<meta>`` tag naming a wanted name starts (most pages have one or none),
+        found by a quick search that does not track comments or raw text: the walk does that."""
+        data = self.data
+        while (start := find_meta_tag(data, pos, end)) >= 0:
+            match = _META_TAG.match(data, start, end)
+            if match is None:  # not closed before ``end``
+                pos = start + 1
+            elif self._names_a_wanted(start, match.end()):
+                return start
+            else:
+                pos = match.end()
         return None
 
-    def _wanted_meta_after(self, pos: int, end: int) -> bool:
-        """Whether a ``<meta>`` tag naming a wanted name follows (most pages have none)."""
-        data = self.data
-        while (match := _META_TAG.search(data, pos, end)) is not None:
-            if self.names_pattern.search(data, match.start(), match.end()) is not None:
-                return True
-            pos = match.end()
-        return False
+    def _names_a_wanted(self, start: int, end: int) -> bool:
+        """Whether the tag between ``start`` and ``end`` mentions a wanted name anywhere (its
+        attributes are read only when it does)."""
+        return self.names_pattern.search(self.data[start:end].lower()) is not None
 
     def _meta(self, start: int, end: int, in_head: bool) -> int | None:
         parsed = _attributes(self.data, start + 5, end)
