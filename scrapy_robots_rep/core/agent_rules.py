@@ -169,27 +169,39 @@ class AgentRules:
         else:
             path = match[1]
             if "%" in path:
-                path = self._mode.normalise(path)
-        char = path[1:2]
-        checks = index.checks.get(char)
-        if checks is None:
+                path = self._mode.normalise_plain(path)
+        # The character after the leading "/" picks the checks ("" for the path "/").
+        try:
+            char = path[1]
+        except IndexError:
+            char = ""
+        try:
+            checks = index.checks[char]
+        except KeyError:
             checks = index.checks_for(char)
-        decisive, disallow_starts, allow_starts, plain, wildcards = checks
-        # Disallowed when a decisive prefix matches, unless the path is robots.txt itself (a C call first).
-        if path.startswith(decisive):
-            return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
-        if not path.startswith(disallow_starts):
+        decisive, disallow_starts, allow_starts, plain, wildcards, runs = checks
+        # Disallowed when a decisive prefix matches, unless the path is robots.txt itself (its second
+        # character, ``char``, is tried first). An empty tuple is not tried: a call costs more than the test.
+        if decisive and path.startswith(decisive):
+            return char == "r" and self._robots_txt(path)
+        if not disallow_starts or not path.startswith(disallow_starts):
             return True
-        if not path.startswith(allow_starts):
-            # No allow entry matches: the URL is allowed unless a disallow entry does.
-            if path.startswith(plain):
-                return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
-            for pattern in wildcards:
-                if pattern[-1] in path and matches_wildcards(pattern, path):
-                    return path.startswith(_ROBOTS_TXT_PATH) and self._robots_txt(path)
+        if not allow_starts or not path.startswith(allow_starts):
+            # No allow entry decides: the URL is allowed unless a disallow entry matches.
+            if plain and path.startswith(plain):
+                return char == "r" and self._robots_txt(path)
+            for last, pattern in wildcards:
+                if last in path and matches_wildcards(pattern, path):
+                    return char == "r" and self._robots_txt(path)
             return True
-        position = _deciding_entry(index, path)
-        return position < 0 or bool(index.allow_bits >> position & 1) or self._robots_txt(path)
+        # An allow and a disallow entry may both match: the first run with a matching entry decides.
+        for allow, prefixes, patterns in runs:
+            if path.startswith(prefixes):
+                return allow or self._robots_txt(path)
+            for last, pattern in patterns:
+                if last in path and matches_wildcards(pattern, path):
+                    return allow or self._robots_txt(path)
+        return True
 
     def explain(self, url: str) -> Decision:
         """The decision for ``url`` with the deciding rule and the reason."""
@@ -222,7 +234,7 @@ class AgentRules:
             raise TypeError(f"url must be a str, got {type(url).__name__}") from None
         if match is None:
             return self._mode.normalise(url_path(url))
-        return self._mode.normalise(match[1]) if "%" in match[1] else match[1]
+        return self._mode.normalise_plain(match[1]) if "%" in match[1] else match[1]
 
     def _robots_txt(self, path: str) -> bool:
         """Whether a disallowed ``path`` is allowed after all, being robots.txt itself."""

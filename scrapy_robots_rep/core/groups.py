@@ -64,11 +64,19 @@ def group_legacy(directives: list[Directive]) -> list[Group]:
 
 def select_rfc9309(groups: list[Group], agent: str) -> list[Group]:
     """All groups naming the agent's product token, else all ``*`` groups."""
+    return [groups[position] for position in chosen_rfc9309([group.agents for group in groups], agent)]
+
+
+def chosen_rfc9309(values: list[list[str]], agent: str) -> list[int]:
+    """The positions ``select_rfc9309`` chooses, of groups given by their user-agent values."""
     wanted = agent.lower()
-    specific = [group for group in groups if _names(group.agents, wanted)]
-    if specific:
-        return specific
-    return [group for group in groups if _is_global_group(group.agents)]
+    specific = [position for position, group in enumerate(values) if _names(group, wanted)]
+    return specific or global_groups(values)
+
+
+def global_groups(values: list[list[str]]) -> list[int]:
+    """The positions of the ``*`` groups, of groups given by their user-agent values."""
+    return [position for position, group in enumerate(values) if _is_global_group(group)]
 
 
 def _names(values: list[str], wanted: str) -> bool:
@@ -94,12 +102,8 @@ def select_legacy(groups: list[Group], agent: str) -> list[Group]:
 
 
 def _is_global_group(values: list[str]) -> bool:
+    """Whether a value is ``*``, or ``*`` followed by whitespace and anything (as Google reads it)."""
     for value in values:  # noqa: SIM110 (as in ``_names``)
-        if _is_global(value):
+        if value == "*" or (value[:1] == "*" and value[1:2].isspace()):
             return True
     return False
-
-
-def _is_global(value: str) -> bool:
-    """``*``, or ``*`` followed by whitespace and anything (as Google reads it)."""
-    return value == "*" or (value.startswith("*") and value[1:2].isspace())

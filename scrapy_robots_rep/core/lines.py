@@ -40,7 +40,6 @@ BLANK_LINE = (BLANK, "")
 
 # A line of more characters than this may hold more than MAX_LINE_BYTES bytes.
 _LONG_LINE_CHARS = MAX_LINE_BYTES // 4
-_LONG_LATER_LINE = re.compile(rf"\n[^\n]{{{_LONG_LINE_CHARS + 1}}}")
 
 # Field names as usually written, looked up before lower-casing.
 _USUAL_SPELLINGS = {
@@ -96,11 +95,24 @@ def decode(body: bytes | str, max_size: int) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     # No line can be too long in a short body; in a longer one, only a line of many characters.
-    if len(data) > MAX_LINE_BYTES and len(text) > _LONG_LINE_CHARS:
-        first_end = text.find("\n")
-        if (first_end if first_end >= 0 else len(text)) > _LONG_LINE_CHARS or _LONG_LATER_LINE.search(text):
-            text = "\n".join(map(_cap_line, text.split("\n")))
+    if len(data) > MAX_LINE_BYTES and _has_long_line(text):
+        text = "\n".join(map(_cap_line, text.split("\n")))
     return text
+
+
+def _has_long_line(text: str) -> bool:
+    """Whether a line of ``text`` has more than ``_LONG_LINE_CHARS`` characters.
+
+    Each step looks back from the end of the window of the next line's first
+    characters for its last line end, so it reads a few characters per window."""
+    window = _LONG_LINE_CHARS + 1
+    start = 0
+    while len(text) - start >= window:
+        line_end = text.rfind("\n", start, start + window)
+        if line_end < 0:
+            return True
+        start = line_end + 1
+    return False
 
 
 def read_directives(text: str, lenient: bool) -> tuple[list[str], list[Directive]]:

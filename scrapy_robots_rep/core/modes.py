@@ -15,7 +15,7 @@ from types import MappingProxyType
 from scrapy_robots_rep.core.agents import product_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import Directive
-from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309
+from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, normalise_rfc9309_escapes
 from scrapy_robots_rep.core.rule_index import Entry, RuleRow, rank_legacy, rank_rfc9309
 
 
@@ -36,6 +36,8 @@ class MatchingMode:
     """Why groups could never match the configured agent, or None."""
     normalise: Callable[[str], str]
     """A URL's path and query as compared with patterns."""
+    normalise_plain: Callable[[str], str]
+    """``normalise`` of a path and query ``paths.plain_url_path`` matched (a shortcut)."""
     rank: Callable[[Iterable[RuleRow]], list[Entry]]
     """A group's rules as entries in the order they are tried; the first match decides."""
     rule_reason: str
@@ -67,6 +69,7 @@ RFC9309 = MatchingMode(
     agent_token=product_token,
     agent_problem=_rfc9309_agent_problem,
     normalise=normalise_rfc9309,
+    normalise_plain=normalise_rfc9309_escapes,
     rank=rank_rfc9309,
     rule_reason="longest match",
     robots_txt_allowed=True,
@@ -80,6 +83,7 @@ LEGACY = MatchingMode(
     agent_token=_whole_name,
     agent_problem=_legacy_agent_problem,
     normalise=normalise_legacy,
+    normalise_plain=normalise_legacy,
     rank=rank_legacy,
     rule_reason="first match",
     robots_txt_allowed=False,

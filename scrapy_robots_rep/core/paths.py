@@ -29,7 +29,7 @@ _LEGACY_ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
 # escape of an unreserved character: what ``normalise_rfc9309`` changes.
 _ESCAPE_TO_CHANGE = re.compile(
     r"%(?![0-9A-Fa-f]{2})|%(?:[0-9A-F][a-f]|[a-f][0-9A-Fa-f]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
-).search
+)
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -72,15 +72,18 @@ def normalise_rfc9309(text: str) -> str:
     upper-case the hex of all other escapes."""
     if _NOT_PLAIN(text) is None:
         return text
-    text = _UNSAFE_RUN.sub(_percent_encoded, text)
-    if "%" not in text or _ESCAPE_TO_CHANGE(text) is None:
-        return text
-    head, *escaped = text.split("%")
-    pieces = [head]
-    for piece in escaped:
-        decoded = _RFC9309_ESCAPES.get(piece[:2])
-        pieces.append("%25" + piece if decoded is None else decoded + piece[2:])
-    return "".join(pieces)
+    return normalise_rfc9309_escapes(_UNSAFE_RUN.sub(_percent_encoded, text))
+
+
+def normalise_rfc9309_escapes(text: str) -> str:
+    """``normalise_rfc9309`` of a text whose only characters that it may change are
+    ``%`` (such as a path ``plain_url_path`` matched): only the escapes are read."""
+    return _ESCAPE_TO_CHANGE.sub(_changed_escape, text) if "%" in text else text
+
+
+def _changed_escape(match: re.Match[str]) -> str:
+    """An escape as ``normalise_rfc9309`` writes it; a lone ``%`` is ``%25``."""
+    return _RFC9309_ESCAPES.get(match.group()[1:], "%25")
 
 
 def _legacy_unescape(match: re.Match[bytes]) -> bytes:

@@ -102,17 +102,18 @@ class RobotsTxt:
                 return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
             numbers: LineNumbers
             if len(found.spans) == 1:
-                numbers = found.spans[0][0]
+                numbers, source = found.spans[0]
             else:
                 numbers = line_numbers(
                     [first + offset for first, text in found.spans for offset in range(text.count("\n") + 1)]
                 )
+                source = "\n".join(text for _, text in found.spans)
             return AgentRules(
                 mode.name,
                 tuple(found.agents),
-                "\n".join(text for _, text in found.spans),
+                source,
                 numbers,
-                crawl_delay=max(found.delays, default=None),
+                crawl_delay=max(found.delays) if found.delays else None,
                 sitemaps=sitemaps,
                 content_signal_lines=tuple(found.signal_lines),
             )

@@ -13,9 +13,12 @@ bucket in rank order, with the entries tried for every URL first.
 Per bucket, ``RuleIndex.checks`` also holds literal starts of its entries as
 tuples, so that ``str.startswith`` (one C call) settles most URLs: a disallow
 prefix longer than every allow pattern matches (``rfc9309``), so the URL is
-disallowed; no other disallow start matches, so it is allowed; no allow start
-matches, so it is allowed unless a disallow entry matches. Only URLs that an
-allow and a disallow entry may both match need the ranked entries.
+disallowed; no other disallow start matches, so it is allowed; no start of an
+allow entry that may decide matches (one shorter than every disallow entry
+never does), so it is allowed unless a disallow entry matches. Only URLs that
+an allow and a disallow entry may both match try the entries in rank order,
+grouped in runs of entries that all allow or all disallow: each run's plain
+prefixes are tried in one call, and the first run with a match decides.
 """
 
 from __future__ import annotations
@@ -35,11 +38,23 @@ Entry = tuple[CompiledPattern, bool, int, int]
 """``(compiled pattern, allow, source index, length)``; the length (of the
 normalised pattern) ranks ``rfc9309`` entries, and is 0 in ``legacy``."""
 
-Checks = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[WildcardPattern, ...]]
+Wildcards = tuple[tuple[str, WildcardPattern], ...]
+"""Wildcard patterns, each with its last segment first: a path that does not
+hold that segment cannot match (a test cheaper than the match)."""
+
+Run = tuple[bool, tuple[str, ...], Wildcards]
+"""``(allow, plain prefixes, wildcard patterns)`` of entries next to each other in rank order."""
+
+Checks = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], Wildcards, tuple[Run, ...]]
 """``(decisive disallow prefixes, literal starts of the other disallow entries,
-literal starts of allow entries, plain prefixes of the other disallow entries,
-wildcard patterns of the other disallow entries)``. A decisive prefix is longer
-than every allow pattern (``rfc9309``), so when it matches it decides."""
+literal starts of the allow entries that may decide, plain prefixes and
+wildcard patterns of the other disallow entries, runs)``.
+
+A decisive disallow prefix is longer than every allow pattern (``rfc9309``),
+so when it matches it decides. Once none matched, an allow entry shorter than
+every other disallow entry never decides. The runs hold the other disallow
+entries and the allow entries that may decide, in rank order, split where
+``allow`` changes: the first run with a matching entry decides."""
 
 # Below this many entries, buckets cost more memory than they save time.
 INDEXED_FROM = 8
@@ -71,10 +86,16 @@ class RuleIndex:
         """The checks of the URL paths whose second character is ``char``."""
         starts = self.bucket_starts
         bucket = self.bucket_chars.find(char) if char else -1
-        entries = self.entries[: starts[0]]
-        if bucket >= 0:
-            entries = entries + self.entries[starts[bucket] : starts[bucket + 1]]
-        checks = self.checks[char] = _checks(entries)
+        # The paths of no bucket share one checks: the entries tried for every URL.
+        key = char if bucket >= 0 else ""
+        checks = self.checks.get(key)
+        if checks is None:
+            positions = list(range(starts[0]))
+            if bucket >= 0:
+                positions += range(starts[bucket], starts[bucket + 1])
+                positions.sort(key=self.ranks.__getitem__)
+            checks = self.checks[key] = _checks([self.entries[position] for position in positions])
+        self.checks[char] = checks
         return checks
 
 
@@ -149,21 +170,66 @@ def _bucket_char(compiled: CompiledPattern) -> str:
 
 
 def _checks(entries: list[Entry]) -> Checks:
+    """The checks of ``entries``, given in rank order."""
     longest_allow = max((entry[3] for entry in entries if entry[1]), default=0)
     decisive: list[Entry] = []
-    # The other disallow entries: checked only once no decisive one matched.
-    disallowed: list[Entry] = []
+    # The other entries: checked only once no decisive one matched.
+    deciding: list[Entry] = []
     for entry in entries:
-        if not entry[1]:
-            is_decisive = isinstance(entry[0], str) and entry[3] > longest_allow
-            (decisive if is_decisive else disallowed).append(entry)
+        (decisive if _is_decisive(entry, longest_allow) else deciding).append(entry)
+    disallowed = [entry for entry in deciding if not entry[1]]
+    # Lengths rank rfc9309 entries (they are 0 in legacy): an allow entry
+    # shorter than every other disallow entry never decides.
+    shortest = min((entry[3] for entry in disallowed), default=0)
+    deciding = [entry for entry in deciding if not entry[1] or entry[3] >= shortest]
     return (
-        tuple(_literal_start(entry[0]) for entry in decisive),
-        tuple(_literal_start(entry[0]) for entry in disallowed),
-        tuple(_literal_start(entry[0]) for entry in entries if entry[1]),
-        tuple(entry[0] for entry in disallowed if isinstance(entry[0], str)),
-        tuple(entry[0] for entry in disallowed if not isinstance(entry[0], str)),
+        _shortest_prefixes(_literal_start(entry[0]) for entry in decisive),
+        _shortest_prefixes(_literal_start(entry[0]) for entry in disallowed),
+        _shortest_prefixes(_literal_start(entry[0]) for entry in deciding if entry[1]),
+        _shortest_prefixes(entry[0] for entry in disallowed if isinstance(entry[0], str)),
+        _wildcards(disallowed),
+        _runs(deciding),
     )
+
+
+def _shortest_prefixes(prefixes: Iterable[str]) -> tuple[str, ...]:
+    """The ``prefixes`` that start with none of the others: a path starts with
+    one of ``prefixes`` when it starts with one of these, and ``str.startswith``
+    tries fewer (a ``/`` makes every other one redundant)."""
+    kept: list[str] = []
+    # Sorted, a prefix comes right before the strings that start with it.
+    for prefix in sorted(set(prefixes)):
+        if not kept or not prefix.startswith(kept[-1]):
+            kept.append(prefix)
+    return tuple(kept)
+
+
+def _is_decisive(entry: Entry, longest_allow: int) -> bool:
+    """Whether ``entry`` is a disallow prefix longer than every allow pattern."""
+    return not entry[1] and isinstance(entry[0], str) and entry[3] > longest_allow
+
+
+def _runs(entries: list[Entry]) -> tuple[Run, ...]:
+    """``entries`` (in rank order) split where ``allow`` changes."""
+    runs: list[tuple[bool, list[Entry]]] = []
+    for entry in entries:
+        if runs and runs[-1][0] == entry[1]:
+            runs[-1][1].append(entry)
+        else:
+            runs.append((entry[1], [entry]))
+    return tuple(
+        (
+            allow,
+            _shortest_prefixes(entry[0] for entry in run if isinstance(entry[0], str)),
+            _wildcards(run),
+        )
+        for allow, run in runs
+    )
+
+
+def _wildcards(entries: list[Entry]) -> Wildcards:
+    """The wildcard patterns of ``entries``, each after its last segment."""
+    return tuple((entry[0][-1], entry[0]) for entry in entries if not isinstance(entry[0], str))
 
 
 def _smallest_array(numbers: list[int]) -> array[int]:

@@ -4,9 +4,11 @@ Only a few lines decide the shape of a file for one agent: its user-agent lines,
 whether a rule separates two of them (``groups.group_rfc9309``), and its sitemap
 lines. They are found with ``str.find`` on the lower-cased text (C speed): each
 line holding a word its field name must contain (``agent``, ``sitemap``...) is
-read exactly with ``lines.parse_line``, so the result is the full parse's.
-The lines of the chosen groups are then kept as text, to be compiled on the
-first decision (``agent_rules``); the lines of other groups are never read.
+read as ``lines.parse_line`` reads it (a line that starts with the usual
+``field:`` spelling by slicing, any other with ``parse_line``), so the result is
+the full parse's. The lines of the chosen groups are then kept as text, to be
+compiled on the first decision (``agent_rules``); the lines of other groups are
+never read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
-from scrapy_robots_rep.core.groups import Group, select_rfc9309
+from scrapy_robots_rep.core.groups import chosen_rfc9309, global_groups
 from scrapy_robots_rep.core.lines import (
     BLANK_LINE,
     CONTENT_SIGNAL,
@@ -34,6 +36,11 @@ _AGENT_WORDS = ("agent",)
 _SITEMAP_WORDS = ("sitemap", "site-map")
 _EXTRA_WORDS = ("crawl-delay", "request-rate", "content-signal")
 _RULE_WORDS = ("allow", "alow", "sllow", "allaw")
+# How rule lines usually start (lower-cased): such a line is a rule line.
+_USUAL_RULE_STARTS = ("disallow:", "allow:")
+
+FieldLine = tuple[int, int, str]
+"""``(start, end, value)`` of a line in the text."""
 
 
 @dataclass(slots=True)
@@ -72,66 +79,73 @@ def lowered(text: str) -> str | None:
     return low if len(low) == len(text) else None
 
 
-def candidate_lines(low: str, words: tuple[str, ...], start: int, end: int) -> list[tuple[int, int]]:
-    """``(start, end)`` of each line within ``[start, end)`` of ``low`` that holds one of ``words``, in order."""
-    lines: dict[int, int] = {}
+def field_lines(
+    text: str, low: str, words: tuple[str, ...], name: str, lenient: bool, start: int, end: int
+) -> list[FieldLine]:
+    """The lines within ``[start, end)`` of ``text`` whose field is ``name`` (read
+    as ``parse_line`` reads them), in order; ``words`` are words every spelling
+    of the field's name holds, lower-case, found in ``low``."""
+    usual = name + ":"
+    after_usual = len(usual)
+    size = len(low)
+    # Bound methods held in locals: this loop runs once per line found.
+    find, rfind, starts_with = low.find, low.rfind, low.startswith
+    lines: list[FieldLine] = []
+    append = lines.append
     for word in words:
-        found = low.find(word, start, end)
+        found = find(word, start, end)
         while found >= 0:
-            line_start = low.rfind("\n", 0, found) + 1
-            line_end = low.find("\n", found)
+            line_start = rfind("\n", 0, found) + 1
+            line_end = find("\n", found)
             if line_end < 0:
-                lines[line_start] = len(low)
-                break
-            lines[line_start] = line_end
-            found = low.find(word, line_end, end)
-    return sorted(lines.items()) if len(words) > 1 and len(lines) > 1 else list(lines.items())
+                line_end = size
+            if starts_with(usual, line_start):
+                value = text[line_start + after_usual : line_end]
+                comment_at = value.find("#")
+                append((line_start, line_end, (value if comment_at < 0 else value[:comment_at]).strip()))
+            else:
+                parsed = parse_line(text[line_start:line_end], lenient)
+                if parsed is not None and parsed[0] == name:
+                    append((line_start, line_end, parsed[1]))
+            found = find(word, line_end, end)
+    # A line holding two of the words was found twice.
+    return sorted(set(lines)) if len(words) > 1 else lines
 
 
 def sitemaps(text: str, low: str, lenient: bool) -> list[str]:
     """The file's ``Sitemap:`` values, in order."""
-    found = []
-    for start, end in candidate_lines(low, _SITEMAP_WORDS, 0, len(low)):
-        parsed = parse_line(text[start:end], lenient)
-        if parsed is not None and parsed[0] == SITEMAP and parsed[1]:
-            found.append(parsed[1])
-    return found
+    return [value for _, _, value in field_lines(text, low, _SITEMAP_WORDS, SITEMAP, lenient, 0, len(low)) if value]
 
 
 def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
     """The groups ``token`` (an agent token) obeys in ``text`` (``low`` lower-cased)."""
+    # Per group: where it starts, where the run of user-agent lines that opens it ends, its values.
     starts: list[int] = []
-    # Where the run of user-agent lines that opens each group ends.
     leads: list[int] = []
-    groups: list[Group] = []
+    values: list[list[str]] = []
     previous_end = -1
-    for start, end in candidate_lines(low, _AGENT_WORDS, 0, len(low)):
-        if low.find("user", start, end) < 0:
-            continue
-        parsed = parse_line(text[start:end], True)
-        if parsed is None or parsed[0] != USER_AGENT:
-            continue
+    for start, end, value in field_lines(text, low, _AGENT_WORDS, USER_AGENT, True, 0, len(low)):
         # A user-agent line right after another one continues its run.
         if previous_end < 0 or (start != previous_end + 1 and _holds_rule(text, low, previous_end, start)):
             starts.append(start)
             leads.append(end)
-            groups.append(Group())
-        elif start == leads[-1] + 1:
-            leads[-1] = end
-        groups[-1].agents.append(parsed[1])
+            values.append([value])
+        else:
+            if start == leads[-1] + 1:
+                leads[-1] = end
+            values[-1].append(value)
         previous_end = end
     source = AgentSource()
-    if not groups:
+    if not values:
         return source
-    chosen = {id(group) for group in select_rfc9309(groups, token)}
     # Chosen groups that follow each other make one span.
     spans: list[list[int]] = []
-    for position, group in enumerate(groups):
-        if id(group) not in chosen:
-            continue
+    # A group can name the token only if the text holds it.
+    chosen = chosen_rfc9309(values, token) if token.lower() in low else global_groups(values)
+    for position in chosen:
         start = starts[position]
         end = starts[position + 1] if position + 1 < len(starts) else len(text)
-        source.agents.extend(group.agents)
+        source.agents.extend(values[position])
         if spans and spans[-1][1] == start:
             spans[-1][1] = end
         else:
@@ -141,19 +155,25 @@ def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
         # Keep the lines from the one after the opening user-agent lines to the last directive.
         kept_start = min(lead + 1, end)
         first_line = numbering.at(kept_start)
-        source.spans.append((first_line, text[kept_start : _last_directive_end(text, kept_start, end)]))
-        if any(low.find(word, start, end) >= 0 for word in _EXTRA_WORDS):
-            _read_extras(text, low, kept_start, end, numbering, source)
+        source.spans.append((first_line, text[kept_start : _last_directive_end(text, low, kept_start, end)]))
+        for word in _EXTRA_WORDS:
+            if low.find(word, start, end) >= 0:
+                _read_extras(text, low, kept_start, end, numbering, source)
+                break
     return source
 
 
-def _last_directive_end(text: str, start: int, end: int) -> int:
+def _last_directive_end(text: str, low: str, start: int, end: int) -> int:
     """The end of the last line within ``[start, end)`` that is a directive (``start`` if none is)."""
     while end > start:
         line_start = max(text.rfind("\n", start, end) + 1, start)
-        parsed = parse_line(text[line_start:end], True)
-        if parsed is not None and parsed != BLANK_LINE:
-            return end
+        # An empty line is blank, a line starting as rules usually do is a rule: no need to read either.
+        if line_start < end:
+            if low.startswith(_USUAL_RULE_STARTS, line_start):
+                return end
+            parsed = parse_line(text[line_start:end], True)
+            if parsed is not None and parsed != BLANK_LINE:
+                return end
         end = line_start - 1
     return start
 
@@ -164,6 +184,8 @@ def _holds_rule(text: str, low: str, start: int, end: int) -> bool:
         found = low.find(word, start, end)
         while found >= 0:
             line_start = low.rfind("\n", 0, found) + 1
+            if low.startswith(_USUAL_RULE_STARTS, line_start):
+                return True
             line_end = low.find("\n", found)
             parsed = parse_line(text[line_start : len(low) if line_end < 0 else line_end], True)
             if parsed is not None and parsed[0] in RULE_FIELDS:
@@ -176,15 +198,11 @@ def _holds_rule(text: str, low: str, start: int, end: int) -> bool:
 
 def _read_extras(text: str, low: str, start: int, end: int, numbering: _Numbering, source: AgentSource) -> None:
     """The delays and content signals of the group within ``[start, end)``."""
-    for line_start, line_end in candidate_lines(low, _EXTRA_WORDS, start, end):
-        line = text[line_start:line_end]
-        parsed = parse_line(line, True)
-        if parsed is None:
-            continue
-        name, value = parsed
-        if name in (CRAWL_DELAY, REQUEST_RATE):
-            delay = crawl_delay_seconds(value) if name == CRAWL_DELAY else request_rate_seconds(value)
+    for name, seconds in ((CRAWL_DELAY, crawl_delay_seconds), (REQUEST_RATE, request_rate_seconds)):
+        for _, _, value in field_lines(text, low, (name,), name, True, start, end):
+            delay = seconds(value)
             if delay is not None:
                 source.delays.append(delay)
-        elif name == CONTENT_SIGNAL and read_signals(value):
-            source.signal_lines.append(SourceLine(numbering.at(line_start), line))
+    for line_start, line_end, value in field_lines(text, low, (CONTENT_SIGNAL,), CONTENT_SIGNAL, True, start, end):
+        if read_signals(value):
+            source.signal_lines.append(SourceLine(numbering.at(line_start), text[line_start:line_end]))

@@ -11,6 +11,7 @@ from scrapy_robots_rep.core.lines import (
     CONTENT_SIGNAL,
     DISALLOW,
     KNOWN_FIELDS,
+    MAX_LINE_BYTES,
     MISSPELLINGS,
     USER_AGENT,
     canonical_field,
@@ -98,6 +99,22 @@ def test_decode_cuts_at_the_size_limit_and_normalises_line_ends():
     assert decode(b"a\nbb\n", 4) == "a\nbb"
     assert decode("\ufeffa\n\u00e9", 100) == "a\n\u00e9"
     assert decode(b"a\xff\xfeb", 100) == "ab"
+
+
+@pytest.mark.parametrize("position", ["first", "middle", "last", "only"])
+@pytest.mark.parametrize("extra", [-1, 0, 1, 5000])
+def test_decode_cuts_a_line_longer_than_the_limit_wherever_it_is(position, extra):
+    long = "Disallow: /" + "\u00e9" * ((MAX_LINE_BYTES - 11) // 2 + extra)
+    others = ["User-agent: *", "Allow: /a" * 900, "Disallow: /b"]
+    lines = {
+        "first": [long, *others],
+        "middle": [others[0], long, *others[1:]],
+        "last": [*others, long],
+        "only": [long],
+    }[position]
+    body = "\n".join(lines).encode("utf-8")
+    expected = [line.encode("utf-8")[:MAX_LINE_BYTES].decode("utf-8", "ignore") for line in lines]
+    assert decode(body, len(body)).split("\n") == expected
 
 
 def test_unknown_fields_keep_their_lower_cased_name_and_never_look_blank():

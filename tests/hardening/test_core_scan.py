@@ -62,6 +62,15 @@ LINES = (
     "   ",
     "# comment",
     "<html>agent of allow</html>",
+    # The usual spellings, read by slicing: comments and missing spaces.
+    "User-agent:#only a comment",
+    "user-agent:mybot#note",
+    "Sitemap: https://a.example/4.xml # note",
+    "Disallow: /x # Disallow: /y",
+    "Allow:/y",
+    "  Disallow: /indented",
+    "Crawl-delay:2",
+    "Content-Signal:search=no # ai-train=no",
     "Kelvin\u212a: agent",
 )
 
