@@ -5,7 +5,11 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <string.h>
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define SIXTEEN_AT_ONCE 1
+#endif
 
 /* Lower-cases an ASCII letter; other bytes keep a value no letter of "meta" has. */
 #define FOLD(c) ((unsigned char)((c) | 0x20))
@@ -15,6 +19,31 @@ ends_tag_name(unsigned char c)
 {
     /* What Python's bytes pattern [\s/] matches. */
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '/';
+}
+
+/* The first i in [start, limit) where "<m" or "<M" starts, or limit. Reads no byte at end or past. */
+static Py_ssize_t
+next_m_tag(const unsigned char *data, Py_ssize_t start, Py_ssize_t limit, Py_ssize_t end)
+{
+#ifdef SIXTEEN_AT_ONCE
+    const __m128i open = _mm_set1_epi8('<'), m = _mm_set1_epi8('m'), fold = _mm_set1_epi8(0x20);
+    for (; start + 17 <= end && start < limit; start += 16) {
+        __m128i here = _mm_loadu_si128((const __m128i *)(data + start));
+        __m128i next = _mm_loadu_si128((const __m128i *)(data + start + 1));
+        int hits = _mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(here, open), _mm_cmpeq_epi8(_mm_or_si128(next, fold), m)));
+        if (hits != 0) {
+            Py_ssize_t at = start + __builtin_ctz((unsigned int)hits);
+            return at < limit ? at : limit;
+        }
+    }
+#endif
+    for (; start < limit; start++) {
+        if (data[start] == '<' && FOLD(data[start + 1]) == 'm') {
+            return start;
+        }
+    }
+    return limit;
 }
 
 static PyObject *
@@ -42,18 +71,19 @@ find_meta_tag(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         start = 0;
     }
     const unsigned char *data = (const unsigned char *)view.buf;
-    /* "<meta" and the byte after it must lie before end: a "<" at end - 6 at the latest. */
-    while (start <= end - 6) {
-        const unsigned char *open = memchr(data + start, '<', (size_t)(end - 5 - start));
-        if (open == NULL) {
+    /* A "<" at limit or later leaves no room for "meta" and the byte after it. */
+    Py_ssize_t limit = end - 5;
+    while (start < limit) {
+        Py_ssize_t open = next_m_tag(data, start, limit, end);
+        if (open >= limit) {
             break;
         }
-        if (FOLD(open[1]) == 'm' && FOLD(open[2]) == 'e' && FOLD(open[3]) == 't' && FOLD(open[4]) == 'a'
-            && ends_tag_name(open[5])) {
-            found = open - data;
+        if (FOLD(data[open + 2]) == 'e' && FOLD(data[open + 3]) == 't' && FOLD(data[open + 4]) == 'a'
+            && ends_tag_name(data[open + 5])) {
+            found = open;
             break;
         }
-        start = open - data + 1;
+        start = open + 1;
     }
     PyBuffer_Release(&view);
     return PyLong_FromSsize_t(found);

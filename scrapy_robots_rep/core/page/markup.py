@@ -26,14 +26,16 @@ _HEAD_END = frozenset((b"/head", b"body"))
 
 _TAG_REST = rb"""[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 """The rest of a tag after its name, through its ``>`` (a ``>`` inside quotes does not end it)."""
-_STOPS = rb"/head|body|meta|base|script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext"
-_STOP = re.compile(rb"<(?:(!--)|(" + _STOPS + rb")(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE)
-_STOP_WITH_LINKS = re.compile(rb"<(?:(!--)|(" + _STOPS + rb"|a|area)(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE)
+_CONTEXT_TAGS = rb"/head|b(?:ody|ase)|s(?:cript|tyle)|t(?:itle|extarea)|xmp|iframe|no(?:embed|frames)|plaintext"
+"""Tags that change how what follows is read (the head's end, raw text), and ``<base>``."""
+_CONTEXT = re.compile(rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb")(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE)
+_STOP_WITH_LINKS = re.compile(
+    rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb"|meta|a|area)(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE
+)
 _META_TAG = re.compile(rb"<meta[\s/]" + _TAG_REST, re.IGNORECASE)
-_SKIP = re.compile(rb"[\s/]*")
-_ATTRIBUTE_NAME = re.compile(rb"=?[^\s/>=]*")
-_EQUALS = re.compile(rb"\s*=\s*")
-_BARE_VALUE = re.compile(rb"[^\s>]*")
+_ATTRIBUTE = re.compile(rb"""[\s/]*(?:(>)|(=?[^\s/>=]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|(["'])|([^\s>]*)))?)""")
+"""One attribute as an HTML tokeniser reads it, or the tag's end: ``>`` (1), the name (2), its value
+double-quoted (3), single-quoted (4), an opening quote never closed (5), or bare (6)."""
 _COMMENT_END = re.compile(rb"--!?>")
 _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {
     name: re.compile(rb"</" + name + rb"[\s/>]", re.IGNORECASE) for name in _RAW_TEXT
@@ -94,8 +96,10 @@ class _Scanner:
         self.names, self.names_pattern = wanted
         self.limit = limit
         self.links = links
-        self.stop = _STOP_WITH_LINKS if links else _STOP
+        self.stop = _STOP_WITH_LINKS if links else _CONTEXT
         self.found = Markup()
+        self.passed: list[tuple[int, int]] = []
+        """Where the meta tags the quick search passed on its way to a wanted one start and end."""
         self.in_head = True
         self.end = min(len(data), limit)
         """Where reading stops: ``limit`` bytes from the start while in the head, then past its end."""
@@ -111,46 +115,66 @@ class _Scanner:
         return self.found
 
     def _walk(self, pos: int, until: int | None = None) -> int | None:
-        """Read from ``pos`` through the tag at ``until`` (or to the end); return where reading
-        goes on (None: the scan is over)."""
+        """Read from ``pos`` to the end, or, given ``until`` (a wanted meta tag the quick search
+        found), through that tag only; return where reading goes on (None: the scan is over).
+
+        Up to ``until`` only what changes how the rest is read stops the walk (comments, raw text,
+        the head's end); the meta tags passed on the way are skipped whole, as a tag is read."""
         data = self.data
         while until is None or pos <= until:
             match = self.stop.search(data, pos, self.end)
+            if until is not None and (match is None or match.start() > until):
+                return self._meta(until, self.end, self.in_head) if until < self.end else None
             if match is None:
                 return None
-            start = match.start()
-            if match.group(1):
-                next_pos = self._after_comment(start, self.end)
-            else:
-                name = match.group(2).lower()
-                next_pos = match.end()
-                if name in _HEAD_END:
-                    if self.in_head:
-                        self.in_head = False
-                        self.end = min(len(data), start + self.limit)
-                elif name in _RAW_TEXT:
-                    closing = _RAW_TEXT_END[name].search(data, next_pos, self.end)
-                    next_pos = None if closing is None else self._after(b">", closing.end() - 1, self.end)
-                elif name == b"meta":
-                    # Before ``until`` a meta tag is known not to be wanted: the quick search said so.
-                    if start == until or (until is None and self._names_a_wanted(start, next_pos)):
-                        next_pos = self._meta(start, self.end, self.in_head)
-                elif name == b"base":
-                    if self.found.base_href is None:
-                        next_pos = self._base(start, self.end)
-                elif name == b"plaintext":
-                    next_pos = None
-                elif b"nofollow" in data[start:next_pos].lower():
-                    next_pos = self._link(name, start, self.end)
+            if until is not None and (passed_end := self._passed_meta_around(match.start())) is not None:
+                pos = passed_end
+                continue
+            next_pos = self._read(match)
             if next_pos is None:
                 return None
             pos = next_pos
         return pos
 
+    def _read(self, match: re.Match[bytes]) -> int | None:
+        """Read the tag or comment ``match`` found; return where reading goes on (None: the scan is over)."""
+        data, start = self.data, match.start()
+        if match.group(1):
+            return self._after_comment(start, self.end)
+        name = match.group(2).lower()
+        next_pos: int | None = match.end()
+        if name in _HEAD_END:
+            if self.in_head:
+                self.in_head = False
+                self.end = min(len(data), start + self.limit)
+        elif name in _RAW_TEXT:
+            closing = _RAW_TEXT_END[name].search(data, match.end(), self.end)
+            next_pos = None if closing is None else self._after(b">", closing.end() - 1, self.end)
+        elif name == b"meta":
+            if self._names_a_wanted(start, match.end()):
+                next_pos = self._meta(start, self.end, self.in_head)
+        elif name == b"base":
+            if self.found.base_href is None:
+                next_pos = self._base(start, self.end)
+        elif name == b"plaintext":
+            next_pos = None
+        elif b"nofollow" in data[start : match.end()].lower():
+            next_pos = self._link(name, start, self.end)
+        return next_pos
+
+    def _passed_meta_around(self, position: int) -> int | None:
+        """The end of the passed meta tag ``position`` lies in, if any (a ``<!--`` in an attribute
+        value is no comment)."""
+        for start, end in self.passed:
+            if start < position < end:
+                return end
+        return None
+
     def _wanted_meta(self, pos: int, end: int) -> int | None:
         """Where the next ``<meta>`` tag naming a wanted name starts (most pages have one or none),
         found by a quick search that does not track comments or raw text: the walk does that."""
         data = self.data
+        self.passed = []
         while (start := find_meta_tag(data, pos, end)) >= 0:
             match = _META_TAG.match(data, start, end)
             if match is None:  # not closed before ``end``
@@ -158,6 +182,7 @@ class _Scanner:
             elif self._names_a_wanted(start, match.end()):
                 return start
             else:
+                self.passed.append((start, match.end()))
                 pos = match.end()
         return None
 
@@ -215,32 +240,16 @@ def _attributes(data: bytes, pos: int, end: int) -> tuple[dict[bytes, bytes], in
     the tag does not end before ``end``."""
     attributes: dict[bytes, bytes] = {}
     while True:
-        pos = _SKIP.match(data, pos, end).end()  # type: ignore[union-attr]
-        if pos >= end:
+        match = _ATTRIBUTE.match(data, pos, end)
+        if match is None or match.start(2) >= end or match.group(5):  # the tag or a quoted value is not closed
             return None
-        if data[pos] == 0x3E:  # ">"
-            return attributes, pos + 1
-        name_match = _ATTRIBUTE_NAME.match(data, pos, end)
-        name = name_match.group().lower()  # type: ignore[union-attr]
-        pos = name_match.end()  # type: ignore[union-attr]
-        value = b""
-        equals = _EQUALS.match(data, pos, end)
-        if equals is not None:
-            pos = equals.end()
-            if pos >= end:
-                return None
-            quote = data[pos : pos + 1]
-            if quote in (b'"', b"'"):
-                closing = data.find(quote, pos + 1, end)
-                if closing < 0:
-                    return None
-                value, pos = data[pos + 1 : closing], closing + 1
-            else:
-                bare = _BARE_VALUE.match(data, pos, end)
-                value, pos = bare.group(), bare.end()  # type: ignore[union-attr]
-                if value.endswith(b"/") and data[pos : pos + 1] == b">":
-                    value = value[:-1]  # <meta content=noindex/>: the author meant a self-closing tag
-        attributes.setdefault(name, value)
+        if match.group(1):
+            return attributes, match.end()
+        pos = match.end()
+        value = match.group(3) or match.group(4) or match.group(6) or b""
+        if match.group(6) and value.endswith(b"/") and data[pos : pos + 1] == b">":
+            value = value[:-1]  # <meta content=noindex/>: the author meant a self-closing tag
+        attributes.setdefault(match.group(2).lower(), value)
 
 
 def _text(value: bytes) -> str:
