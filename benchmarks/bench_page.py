@@ -85,7 +85,7 @@ def child_crawl(mode: str, bases: list[str], pages: int) -> None:
     from scrapy_robots_rep.core.page import markup, tag_search
 
     if mode == "on-python":
-        markup.find_meta_tag = tag_search.find_meta_tag_in_python
+        markup.find_wanted_meta = tag_search.find_wanted_meta_in_python
 
     class BenchSpider(Spider):
         name = "bench_page"

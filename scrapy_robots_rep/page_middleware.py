@@ -12,21 +12,20 @@ counted under ``rep/page/`` and logged at DEBUG with the directive and where it 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
+from scrapy import Request
 from scrapy.exceptions import NotConfigured
-from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import PURPOSES, Effect, PageDirectives
 from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
 
 if TYPE_CHECKING:
-    from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -84,11 +83,15 @@ def read_purposes(value: Any) -> tuple[str, ...]:
     return tuple(purposes)
 
 
-class PageDirectivesMiddleware(BaseSpiderMiddleware):
-    """Obeys robots meta tags, ``X-Robots-Tag`` and content-usage signals (docs/behaviour.md §10)."""
+class PageDirectivesMiddleware:
+    """Obeys robots meta tags, ``X-Robots-Tag`` and content-usage signals (docs/behaviour.md §10).
+
+    A universal spider middleware (both forms of ``process_spider_output``). It leaves start
+    requests alone: they come from no page.
+    """
 
     def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
+        self.crawler = crawler
         settings = PageSettings.from_mapping(crawler.settings)
         if not settings.enabled:
             raise NotConfigured("REP_PAGE_DIRECTIVES is False")
@@ -96,7 +99,26 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
         self.agent = RepSettings.from_mapping(crawler.settings).user_agent
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
 
-    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
+        return cls(crawler)
+
+    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterable[Any]:
+        for output in result:
+            if (output := self._processed(output, response)) is not None:
+                yield output
+
+    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for output in result:
+            if (output := self._processed(output, response)) is not None:
+                yield output
+
+    def _processed(self, output: Any, response: Response) -> Any:
+        if isinstance(output, Request):
+            return self.get_processed_request(output, response)
+        return self.get_processed_item(output, response)
+
+    def process_spider_input(self, response: Response) -> None:
         page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.rel_nofollow)
         signals = response.meta.get(CONTENT_SIGNALS_META)
         if signals:
@@ -169,4 +191,3 @@ class PageDirectivesMiddleware(BaseSpiderMiddleware):
     def _count(self, key: str) -> None:
         if self.crawler.stats is not None:
             self.crawler.stats.inc_value(f"rep/page/{key}")
-

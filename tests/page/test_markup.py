@@ -14,7 +14,7 @@ def tag_finder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     if request.param == "compiled" and not tag_search.COMPILED:
         pytest.skip("the compiled search was not built (no C compiler)")
     if request.param == "python":
-        monkeypatch.setattr(page_markup, "find_meta_tag", tag_search.find_meta_tag_in_python)
+        monkeypatch.setattr(page_markup, "find_wanted_meta", tag_search.find_wanted_meta_in_python)
 
 
 HTML = {"Content-Type": "text/html; charset=utf-8"}

@@ -23,7 +23,7 @@ PIECES = [
     *('<meta content="<!--" name=x>', '<meta content="a>b" name="mybot" data-x="noarchive">', "<meta name=robots"),
     *('<meta content="<script>">', "<base href=/x/>", '"', "'", ">", "<", "x" * 40),
 ]
-FINDERS = [tag_search.find_meta_tag, tag_search.find_meta_tag_in_python]
+FINDERS = [tag_search.find_wanted_meta, tag_search.find_wanted_meta_in_python]
 
 
 def directives(markup: str, limit: int, links: bool) -> list[tuple[str, str]]:
@@ -36,5 +36,5 @@ def directives(markup: str, limit: int, links: bool) -> list[tuple[str, str]]:
 def test_both_ways_of_reading_agree(markup: str, limit: int) -> None:
     whole = directives(markup, limit, links=True)
     for finder in FINDERS:
-        with mock.patch.object(page_markup, "find_meta_tag", finder):
+        with mock.patch.object(page_markup, "find_wanted_meta", finder):
             assert directives(markup, limit, links=False) == whole

@@ -1,4 +1,4 @@
-"""The search for ``<meta`` tags: its compiled form and the Python one find the same positions."""
+"""The search for wanted ``<meta>`` tags: its compiled form and the Python one find the same."""
 
 from __future__ import annotations
 
@@ -7,31 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scrapy_robots_rep.core.page import tag_search
-from scrapy_robots_rep.core.page.tag_search import find_meta_tag_in_python
+from scrapy_robots_rep.core.page.tag_search import find_wanted_meta_in_python
 
 compiled = pytest.importorskip(
     "scrapy_robots_rep.core.page._tag_search", reason="the compiled search was not built (no C compiler)"
 )
 
-FINDERS = [find_meta_tag_in_python, compiled.find_meta_tag]
+FINDERS = [find_wanted_meta_in_python, compiled.find_wanted_meta]
+NAMES = (b"my_bot", b"robots")
 PIECES = [
-    "<",
-    "<m",
-    "<meta",
-    "<META",
-    "<Meta",
-    "<mEtA",
-    " ",
-    "\t",
-    "\n",
-    "\f",
-    "\v",
-    "/",
-    ">",
-    "x",
-    "<meta>",
-    "\x1cm",
-    "m",
+    *("<", "<m", "<meta", "<META", "<Meta", "<mEtA", " ", "\t", "\n", "\f", "\v", "/", ">", "x", "<meta>", "\x1cm"),
+    *("m", '"', "'", "=", "name=", "robots", "ROBOTS", "My_Bot", "my_", "\xcd", "content=noindex", "_"),
 ]
 
 
@@ -39,40 +25,54 @@ PIECES = [
 @pytest.mark.parametrize(
     ("data", "start", "end", "expected"),
     [
-        (b"<meta name=x>", 0, 100, 0),
-        (b"ab<META\tname=x>", 0, 100, 2),
-        (b"<Meta/name=x>", 0, 100, 0),
-        (b"<metadata><meta ", 0, 100, 10),
-        (b"<meta>", 0, 100, -1),  # no attribute can follow: not a candidate
-        (b"<meta", 0, 100, -1),
-        (b"<meta ", 0, 5, -1),  # the byte after the name lies past the end
-        (b"<meta ", 0, 6, 0),
-        (b"<meta <meta ", 1, 100, 6),
-        (b"\x1cmeta <meta ", 0, 100, 6),  # only "<" opens a tag, whatever its case bit
-        (b"<\xcdeta ", 0, 100, -1),  # a non-ASCII byte is no letter of "meta"
-        (b"", 0, 0, -1),
-        (b"<meta ", -5, 100, 0),
+        (b"<meta name=robots>", 0, 100, (0, [])),
+        (b"ab<META\tNAME=ROBOTS>", 0, 100, (2, [])),
+        (b"<Meta/name=My_Bot>", 0, 100, (0, [])),
+        (b"<meta charset=x><metadata><meta name='robots'>", 0, 100, (26, [(0, 16)])),
+        (b"<meta name=x><meta name=y>", 0, 100, (-1, [(0, 13), (13, 26)])),
+        (b"<meta name=robots", 0, 100, (-1, [])),  # never closed
+        (b"<meta content='>' name=robots>", 0, 100, (0, [])),  # a quoted > does not end the tag
+        (b'<meta content="x name=robots>', 0, 100, (-1, [])),  # an unclosed quote: no tag
+        (b"<meta name=robots>", 0, 17, (-1, [])),  # its > lies past the end
+        (b"<meta name=robots>", 1, 100, (-1, [])),
+        (b"<meta name=rob\xcdots>", 0, 100, (-1, [(0, 19)])),
+        (b"<meta name=my-bot>", 0, 100, (-1, [(0, 18)])),  # "_" is not "-"
+        (b"\x1cmeta name=robots>", 0, 100, (-1, [])),  # only "<" opens a tag
+        (b"", 0, 0, (-1, [])),
+        (b"<meta name=robots>", -5, 100, (0, [])),
     ],
 )
-def test_positions(finder, data: bytes, start: int, end: int, expected: int) -> None:
-    assert finder(data, start, end) == expected
+def test_what_is_found(finder, data: bytes, start: int, end: int, expected: tuple[int, list[tuple[int, int]]]) -> None:
+    assert finder(data, start, end, NAMES) == expected
 
 
 @given(
-    st.lists(st.sampled_from(PIECES), max_size=30).map(lambda pieces: "".join(pieces).encode("latin-1")),
-    st.integers(min_value=0, max_value=200),
-    st.integers(min_value=0, max_value=200),
+    st.lists(st.sampled_from(PIECES), max_size=40).map(lambda pieces: "".join(pieces).encode("latin-1")),
+    st.integers(min_value=0, max_value=300),
+    st.integers(min_value=0, max_value=300),
 )
 def test_both_forms_agree(data: bytes, start: int, end: int) -> None:
-    assert compiled.find_meta_tag(data, start, end) == find_meta_tag_in_python(data, start, end)
+    assert compiled.find_wanted_meta(data, start, end, NAMES) == find_wanted_meta_in_python(data, start, end, NAMES)
+
+
+@pytest.mark.parametrize("offset", range(40))
+def test_both_forms_agree_wherever_a_tag_starts(offset: int) -> None:
+    """The compiled search reads sixteen bytes at a time: a tag at any offset, and ends around it."""
+    data = b"<p>" * 20
+    data = data[:offset] + b"<mEtA name=robots>" + data[offset:]
+    for end in range(offset, len(data) + 1):
+        assert compiled.find_wanted_meta(data, 0, end, NAMES) == find_wanted_meta_in_python(data, 0, end, NAMES)
 
 
 def test_the_compiled_form_is_the_one_used_when_built() -> None:
     assert tag_search.COMPILED is True
-    assert tag_search.find_meta_tag is compiled.find_meta_tag
+    assert tag_search.find_wanted_meta is compiled.find_wanted_meta
 
 
-@pytest.mark.parametrize("arguments", [(), (b"x", 0), ("<meta ", 0, 5), (b"x", "0", 5)])
+@pytest.mark.parametrize(
+    "arguments",
+    [(), (b"x", 0, 1), ("<meta ", 0, 5, NAMES), (b"x", "0", 5, NAMES), (b"x", 0, 5, [b"robots"]), (b"x", 0, 5, ("r",))],
+)
 def test_bad_arguments_raise(arguments: tuple[object, ...]) -> None:
     with pytest.raises(TypeError):
-        compiled.find_meta_tag(*arguments)
+        compiled.find_wanted_meta(*arguments)

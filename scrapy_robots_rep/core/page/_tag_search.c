@@ -1,7 +1,7 @@
 /*
- * The compiled form of scrapy_robots_rep.core.page.tag_search.find_meta_tag: the one search the
- * page scanner runs over whole documents. Optional: without a C compiler the package uses the
- * regular expression in tag_search.py, which finds the same positions.
+ * The compiled form of scrapy_robots_rep.core.page.tag_search.find_wanted_meta: the search the page
+ * scanner runs over whole documents. Optional: without a C compiler the package uses the Python
+ * form in tag_search.py, which finds the same tags.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,8 +11,8 @@
 #define SIXTEEN_AT_ONCE 1
 #endif
 
-/* Lower-cases an ASCII letter; other bytes keep a value no letter of "meta" has. */
-#define FOLD(c) ((unsigned char)((c) | 0x20))
+/* ASCII lower case, as bytes.lower() and an ignore-case bytes pattern read letters. */
+#define LOWER(c) ((unsigned char)((c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c)))
 
 static int
 ends_tag_name(unsigned char c)
@@ -39,21 +39,80 @@ next_m_tag(const unsigned char *data, Py_ssize_t start, Py_ssize_t limit, Py_ssi
     }
 #endif
     for (; start < limit; start++) {
-        if (data[start] == '<' && FOLD(data[start + 1]) == 'm') {
+        if (data[start] == '<' && LOWER(data[start + 1]) == 'm') {
             return start;
         }
     }
     return limit;
 }
 
+/* Where the next "<meta" followed by a space or "/" starts in [start, end), or -1. */
+static Py_ssize_t
+next_meta_tag(const unsigned char *data, Py_ssize_t start, Py_ssize_t end)
+{
+    /* A "<" at limit or later leaves no room for "meta" and the byte after it. */
+    Py_ssize_t limit = end - 5;
+    while (start < limit) {
+        Py_ssize_t open = next_m_tag(data, start, limit, end);
+        if (open >= limit) {
+            return -1;
+        }
+        if (LOWER(data[open + 2]) == 'e' && LOWER(data[open + 3]) == 't' && LOWER(data[open + 4]) == 'a'
+            && ends_tag_name(data[open + 5])) {
+            return open;
+        }
+        start = open + 1;
+    }
+    return -1;
+}
+
+/* The position after the ">" that ends a tag whose attributes start at pos (a ">" inside quotes
+   does not end it), or -1 when it does not end before end. */
+static Py_ssize_t
+tag_end(const unsigned char *data, Py_ssize_t pos, Py_ssize_t end)
+{
+    while (pos < end) {
+        unsigned char c = data[pos];
+        if (c == '>') {
+            return pos + 1;
+        }
+        if (c == '"' || c == '\'') {
+            const unsigned char *closing = memchr(data + pos + 1, c, (size_t)(end - pos - 1));
+            if (closing == NULL) {
+                return -1;
+            }
+            pos = closing - data;
+        }
+        pos++;
+    }
+    return -1;
+}
+
+/* Whether a lower-cased name occurs in data[start:stop], letters compared in any case. */
+static int
+holds_name(const unsigned char *data, Py_ssize_t start, Py_ssize_t stop, const char *name, Py_ssize_t length)
+{
+    for (Py_ssize_t at = start; at + length <= stop; at++) {
+        Py_ssize_t i = 0;
+        while (i < length && LOWER(data[at + i]) == (unsigned char)name[i]) {
+            i++;
+        }
+        if (i == length) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
-find_meta_tag(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+find_wanted_meta(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer view;
     Py_ssize_t start, end, found = -1;
+    PyObject *names, *passed, *result = NULL;
 
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "find_meta_tag(data, start, end) takes 3 arguments");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "find_wanted_meta(data, start, end, names) takes 4 arguments");
         return NULL;
     }
     start = PyLong_AsSsize_t(args[1]);
@@ -61,8 +120,23 @@ find_meta_tag(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if ((start == -1 || end == -1) && PyErr_Occurred()) {
         return NULL;
     }
+    names = args[3];
+    if (!PyTuple_Check(names)) {
+        PyErr_SetString(PyExc_TypeError, "names must be a tuple of lower-cased bytes");
+        return NULL;
+    }
+    for (Py_ssize_t n = 0; n < PyTuple_GET_SIZE(names); n++) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(names, n))) {
+            PyErr_SetString(PyExc_TypeError, "names must be a tuple of lower-cased bytes");
+            return NULL;
+        }
+    }
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
         return NULL;
+    }
+    passed = PyList_New(0);
+    if (passed == NULL) {
+        goto done;
     }
     if (end > view.len) {
         end = view.len;
@@ -71,32 +145,47 @@ find_meta_tag(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         start = 0;
     }
     const unsigned char *data = (const unsigned char *)view.buf;
-    /* A "<" at limit or later leaves no room for "meta" and the byte after it. */
-    Py_ssize_t limit = end - 5;
-    while (start < limit) {
-        Py_ssize_t open = next_m_tag(data, start, limit, end);
-        if (open >= limit) {
+    Py_ssize_t open;
+    while ((open = next_meta_tag(data, start, end)) >= 0) {
+        Py_ssize_t stop = tag_end(data, open + 6, end);
+        if (stop < 0) {
+            start = open + 1;
+            continue;
+        }
+        for (Py_ssize_t n = 0; n < PyTuple_GET_SIZE(names) && found < 0; n++) {
+            PyObject *name = PyTuple_GET_ITEM(names, n);
+            if (holds_name(data, open, stop, PyBytes_AS_STRING(name), PyBytes_GET_SIZE(name))) {
+                found = open;
+            }
+        }
+        if (found >= 0) {
             break;
         }
-        if (FOLD(data[open + 2]) == 'e' && FOLD(data[open + 3]) == 't' && FOLD(data[open + 4]) == 'a'
-            && ends_tag_name(data[open + 5])) {
-            found = open;
-            break;
+        PyObject *span = Py_BuildValue("(nn)", open, stop);
+        if (span == NULL || PyList_Append(passed, span) < 0) {
+            Py_XDECREF(span);
+            goto done;
         }
-        start = open + 1;
+        Py_DECREF(span);
+        start = stop;
     }
+    result = Py_BuildValue("(nO)", found, passed);
+done:
+    Py_XDECREF(passed);
     PyBuffer_Release(&view);
-    return PyLong_FromSsize_t(found);
+    return result;
 }
 
 static PyMethodDef methods[] = {
-    {"find_meta_tag", (PyCFunction)(void (*)(void))find_meta_tag, METH_FASTCALL,
-     "find_meta_tag(data, start, end) -> int\n\nWhere the next <meta tag starts in data[start:end], or -1."},
+    {"find_wanted_meta", (PyCFunction)(void (*)(void))find_wanted_meta, METH_FASTCALL,
+     "find_wanted_meta(data, start, end, names) -> (start, passed)\n\n"
+     "Where the next <meta> tag mentioning one of names starts (-1: none), and where the meta tags\n"
+     "passed on the way start and end."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_tag_search", "Compiled search for <meta> tags.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_tag_search", "Compiled search for wanted <meta> tags.", -1, methods,
 };
 
 PyMODINIT_FUNC

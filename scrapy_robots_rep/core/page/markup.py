@@ -18,21 +18,18 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from scrapy_robots_rep.core.page.tag_search import find_meta_tag
+from scrapy_robots_rep.core.page.tag_search import TAG_REST, Span, find_wanted_meta, mentions_a_name
 
 _RAW_TEXT = frozenset(b"script style title textarea xmp iframe noembed noframes".split())
 _LINK_TAGS = frozenset((b"a", b"area"))
 _HEAD_END = frozenset((b"/head", b"body"))
 
-_TAG_REST = rb"""[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
-"""The rest of a tag after its name, through its ``>`` (a ``>`` inside quotes does not end it)."""
 _CONTEXT_TAGS = rb"/head|b(?:ody|ase)|s(?:cript|tyle)|t(?:itle|extarea)|xmp|iframe|no(?:embed|frames)|plaintext"
 """Tags that change how what follows is read (the head's end, raw text), and ``<base>``."""
-_CONTEXT = re.compile(rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb")(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE)
+_CONTEXT = re.compile(rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb")(?=[\s/>])" + TAG_REST + rb")", re.IGNORECASE)
 _STOP_WITH_LINKS = re.compile(
-    rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb"|meta|a|area)(?=[\s/>])" + _TAG_REST + rb")", re.IGNORECASE
+    rb"<(?:(!--)|(" + _CONTEXT_TAGS + rb"|meta|a|area)(?=[\s/>])" + TAG_REST + rb")", re.IGNORECASE
 )
-_META_TAG = re.compile(rb"<meta[\s/]" + _TAG_REST, re.IGNORECASE)
 _ATTRIBUTE = re.compile(rb"""[\s/]*(?:(>)|(=?[^\s/>=]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|(["'])|([^\s>]*)))?)""")
 """One attribute as an HTML tokeniser reads it, or the tag's end: ``>`` (1), the name (2), its value
 double-quoted (3), single-quoted (4), an opening quote never closed (5), or bare (6)."""
@@ -82,23 +79,20 @@ def scan(body: bytes, names: frozenset[str], *, limit: int, links: bool = False)
 
 
 @lru_cache(maxsize=64)
-def _wanted(names: frozenset[str]) -> tuple[frozenset[bytes], re.Pattern[bytes]]:
-    """The wanted names as lower-cased bytes, and a pattern finding any of them in lower-cased bytes."""
-    encoded = frozenset(name.lower().encode() for name in names if name)
-    return encoded, re.compile(b"|".join(re.escape(name) for name in sorted(encoded)) or b"(?!)")
+def _wanted(names: frozenset[str]) -> tuple[bytes, ...]:
+    """The wanted names as lower-cased bytes, in a set order."""
+    return tuple(sorted({name.lower().encode() for name in names if name}))
 
 
 class _Scanner:
-    def __init__(
-        self, data: bytes, wanted: tuple[frozenset[bytes], re.Pattern[bytes]], limit: int, links: bool
-    ) -> None:
+    def __init__(self, data: bytes, names: tuple[bytes, ...], limit: int, links: bool) -> None:
         self.data = data
-        self.names, self.names_pattern = wanted
+        self.names = names
         self.limit = limit
         self.links = links
         self.stop = _STOP_WITH_LINKS if links else _CONTEXT
         self.found = Markup()
-        self.passed: list[tuple[int, int]] = []
+        self.passed: list[Span] = []
         """Where the meta tags the quick search passed on its way to a wanted one start and end."""
         self.in_head = True
         self.end = min(len(data), limit)
@@ -151,7 +145,7 @@ class _Scanner:
             closing = _RAW_TEXT_END[name].search(data, match.end(), self.end)
             next_pos = None if closing is None else self._after(b">", closing.end() - 1, self.end)
         elif name == b"meta":
-            if self._names_a_wanted(start, match.end()):
+            if mentions_a_name(data[start : match.end()], self.names):
                 next_pos = self._meta(start, self.end, self.in_head)
         elif name == b"base":
             if self.found.base_href is None:
@@ -173,23 +167,8 @@ class _Scanner:
     def _wanted_meta(self, pos: int, end: int) -> int | None:
         """Where the next ``<meta>`` tag naming a wanted name starts (most pages have one or none),
         found by a quick search that does not track comments or raw text: the walk does that."""
-        data = self.data
-        self.passed = []
-        while (start := find_meta_tag(data, pos, end)) >= 0:
-            match = _META_TAG.match(data, start, end)
-            if match is None:  # not closed before ``end``
-                pos = start + 1
-            elif self._names_a_wanted(start, match.end()):
-                return start
-            else:
-                self.passed.append((start, match.end()))
-                pos = match.end()
-        return None
-
-    def _names_a_wanted(self, start: int, end: int) -> bool:
-        """Whether the tag between ``start`` and ``end`` mentions a wanted name anywhere (its
-        attributes are read only when it does)."""
-        return self.names_pattern.search(self.data[start:end].lower()) is not None
+        start, self.passed = find_wanted_meta(self.data, pos, end, self.names)
+        return None if start < 0 else start
 
     def _meta(self, start: int, end: int, in_head: bool) -> int | None:
         parsed = _attributes(self.data, start + 5, end)
