@@ -11,16 +11,23 @@ Two measurements:
 * ``parser``: ``PageDirectives.parse`` alone: MB/s over realistic HTML heads, and the time for a
   5 MB page whose head is small.
 
-    python benchmarks/bench_page.py            # both, 5 rounds of the crawl
-    python benchmarks/bench_page.py --smoke    # a smoke run: 200 pages, 1 round, short parser loops
+* ``instructions`` (``--instructions``, needs valgrind): the same crawls counted in CPU
+  instructions rather than timed, which no other work on the machine changes. Reported: the
+  instructions the middleware adds per page, as a share of a page's instructions with it off.
+
+    python benchmarks/bench_page.py                  # crawl and parser, 5 rounds of the crawl
+    python benchmarks/bench_page.py --smoke          # a smoke run: 200 pages, 1 round, short parser loops
+    python benchmarks/bench_page.py --instructions   # the crawls under valgrind, 400 pages each
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -77,6 +84,10 @@ def page(index: int, size: int = 50_000) -> bytes:
     return document.encode()
 
 
+PAGES = [page(index) for index in range(16)]
+"""What the loopback sites serve: 16 pages, each path getting one of them."""
+
+
 def child_crawl(mode: str, bases: list[str], pages: int) -> None:
     """The crawl itself (in the subprocess): ``pages`` pages over ``bases``, an item per page."""
     from scrapy import Request, Spider, signals
@@ -126,10 +137,7 @@ def child_crawl(mode: str, bases: list[str], pages: int) -> None:
 
 
 def bench_crawl(origins: int, pages: int, rounds: int) -> None:
-    pages_served = [page(index) for index in range(16)]
-    sites = LoopbackSites(
-        origins, ROBOTS, lambda path: (pages_served[hash(path) % len(pages_served)], b"text/html; charset=utf-8")
-    )
+    sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGES[hash(path) % len(PAGES)], b"text/html; charset=utf-8"))
     rates: dict[str, list[float]] = {mode: [] for mode in MODES}
     cpu_rates: dict[str, list[float]] = {mode: [] for mode in MODES}
     try:
@@ -159,6 +167,33 @@ def bench_crawl(origins: int, pages: int, rounds: int) -> None:
             f"  {label:20}  off {off:7.0f}  on {on:7.0f} ({on / off:.3f})  "
             f"on, Python search {python:7.0f} ({python / off:.3f})"
         )
+
+
+def bench_instructions(origins: int, pages: int) -> None:
+    """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with it off."""
+    sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGES[hash(path) % len(PAGES)], b"text/html; charset=utf-8"))
+    try:
+        counts = {mode: instructions(mode, sites.bases, pages) for mode in MODES}
+        smaller = instructions("off", sites.bases, pages // 4)
+    finally:
+        sites.stop()
+    per_page = (counts["off"] - smaller) / (pages - pages // 4)
+    print(f"\ninstructions: {pages} pages of ~50 KB, {per_page:,.0f} per page with the middleware off")
+    for mode in MODES[1:]:
+        added = (counts[mode] - counts["off"]) / pages
+        print(f"  {mode:9}  {added:9,.0f} more per page: {added / per_page:6.2%} (target <= 3 %)")
+
+
+def instructions(mode: str, bases: list[str], pages: int) -> int:
+    """The CPU instructions of one crawl, counted by valgrind's callgrind."""
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
+        run_child(
+            __file__, mode, bases, pages, prefix=("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+        )
+        totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+    if totals is None:
+        sys.exit(f"no instruction count in callgrind's output for {mode}")
+    return int(totals.group(1))
 
 
 def bench_parser(smoke: bool) -> None:
@@ -201,12 +236,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the off/on crawls")
     parser.add_argument("--origins", type=int, default=8, help="loopback origins the pages are spread over")
     parser.add_argument("--only", choices=("crawl", "parser"), help="run one of the two measurements")
+    parser.add_argument("--instructions", action="store_true", help="count the crawls' instructions (valgrind)")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--pages", type=int, default=2_000, help=argparse.SUPPRESS)
     parser.add_argument("--bases", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child_crawl(args.child, args.bases.split(","), args.pages)
+        return
+    if args.instructions:
+        bench_instructions(args.origins, 100 if args.smoke else 400)
         return
     pages, rounds = (200, 1) if args.smoke else (args.pages, args.rounds)
     if args.only != "parser":

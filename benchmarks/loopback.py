@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +79,10 @@ class LoopbackSites:
         self._thread.join(timeout=5)
 
 
-def run_child(script: str, mode: str, bases: list[str], pages: int) -> dict[str, Any]:
-    """Run one crawl of ``script`` (``--child MODE``) in a subprocess; return its JSON report."""
-    command = [sys.executable, script, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
+def run_child(script: str, mode: str, bases: list[str], pages: int, prefix: Sequence[str] = ()) -> dict[str, Any]:
+    """Run one crawl of ``script`` (``--child MODE``) in a subprocess, under ``prefix`` (a command
+    such as valgrind) if given; return its JSON report."""
+    command = [*prefix, sys.executable, script, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
     completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
