@@ -66,3 +66,10 @@ def test_bench_fleet_smoke_run_shares_robots_txt_through_redis(clone: Path) -> N
     redis_rows = re.findall(r"redis\s+cache: ([\d.]+) robots.txt fetches/origin .* disallowed fetched: (\d+)", report)
     assert redis_rows, report
     assert all(per_origin == "1.00" and disallowed == "0" for per_origin, disallowed in redis_rows), report
+
+
+def test_bench_page_smoke_run_crawls_with_the_middleware_off_on_and_with_the_python_search(clone: Path) -> None:
+    report = run(clone, "bench_page.py")
+
+    assert re.search(r"pages/s\s+off\s+\d+\s+on\s+\d+ \([\d.]+\)\s+on, Python search\s+\d+ \([\d.]+\)", report), report
+    assert re.search(r"^parser: a 50 KB page: [\d.]+ ms$", report, re.MULTILINE), report
