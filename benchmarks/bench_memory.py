@@ -31,7 +31,7 @@ from scrapy_robots_rep.policy.deferral import OriginState  # noqa: E402
 from scrapy_robots_rep.policy.records import FetchResult, RecordMaker  # noqa: E402
 from scrapy_robots_rep.policy.settings import RepSettings  # noqa: E402
 from scrapy_robots_rep.policy.status import status_policy  # noqa: E402
-from tests.corpus import corpus_dir  # noqa: E402
+from tests.corpus import SAMPLE, corpus_dir  # noqa: E402
 
 AGENT = "mybot"
 TARGET_MB = 200.0
@@ -102,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     if origins < TARGET_ORIGINS:
         # Compiled rules are kept for a bounded number of origins: growth does not scale linearly.
         print(f"(the target, < {TARGET_MB:.0f} MB, is for {TARGET_ORIGINS:,} origins)")
+    elif corpus.resolve() == SAMPLE.resolve():
+        # The sample was chosen for variety, not size: its files are about four times the corpus's mean.
+        print(f"(the target, < {TARGET_MB:.0f} MB, is judged on the full corpus; this is the shipped sample)")
     else:
         print(f"target: < {TARGET_MB:.0f} MB for {TARGET_ORIGINS:,} origins  {'ok' if grown < TARGET_MB else 'MISSED'}")
     return 0
