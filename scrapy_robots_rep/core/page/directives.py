@@ -359,9 +359,10 @@ def agent_token(agent: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _meta_names(token: str) -> frozenset[str]:
-    """The meta names read for an agent: ``robots``, its product token, TDMRep's two."""
-    return frozenset(name for name in (ROBOTS_META, token, TDM_RESERVATION, TDM_POLICY) if name)
+def _meta_names(token: str) -> tuple[bytes, ...]:
+    """The meta names read for an agent, as the scanner takes them (lower-cased bytes): ``robots``,
+    its product token, TDMRep's two."""
+    return tuple(sorted({name.encode() for name in (ROBOTS_META, token, TDM_RESERVATION, TDM_POLICY) if name}))
 
 
 @lru_cache(maxsize=1024)

@@ -16,12 +16,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from scrapy_robots_rep.core.page.tag_search import TAG_REST, Span, find_wanted_meta, mentions_a_name
 
 _RAW_TEXT = frozenset(b"script style title textarea xmp iframe noembed noframes".split())
-_LINK_TAGS = frozenset((b"a", b"area"))
 _HEAD_END = frozenset((b"/head", b"body"))
 
 _CONTEXT_TAGS = rb"/head|b(?:ody|ase)|s(?:cript|tyle)|t(?:itle|extarea)|xmp|iframe|no(?:embed|frames)|plaintext"
@@ -70,18 +68,12 @@ def looks_like_html(body: bytes) -> bool:
     return _HTML_START.match(body, 0, 1024) is not None
 
 
-def scan(body: bytes, names: frozenset[str], *, limit: int, links: bool = False) -> Markup:
-    """Meta tags whose lower-cased name is in ``names``, the first ``<base href>`` and, with
-    ``links``, the hrefs of ``<a>``/``<area>`` marked ``rel="nofollow"``."""
+def scan(body: bytes, names: tuple[bytes, ...], *, limit: int, links: bool = False) -> Markup:
+    """Meta tags whose lower-cased name is one of ``names`` (lower-cased bytes), the first
+    ``<base href>`` and, with ``links``, the hrefs of ``<a>``/``<area>`` marked ``rel="nofollow"``."""
     if body.startswith(_UTF16_BOMS):
         body = body[: 2 * limit].decode("utf-16", "replace").encode("utf-8")
-    return _Scanner(body, _wanted(names), limit, links).run()
-
-
-@lru_cache(maxsize=64)
-def _wanted(names: frozenset[str]) -> tuple[bytes, ...]:
-    """The wanted names as lower-cased bytes, in a set order."""
-    return tuple(sorted({name.lower().encode() for name in names if name}))
+    return _Scanner(body, names, limit, links).run()
 
 
 class _Scanner:
