@@ -18,7 +18,7 @@ from scrapy.http import Response
 from scrapy_robots_rep.cli.checks import RobotsSource
 from scrapy_robots_rep.cli.fetch import source_from
 from scrapy_robots_rep.cli.page import PageSource
-from scrapy_robots_rep.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.records import RecordMaker
 from scrapy_robots_rep.policy.settings import RepSettings

@@ -10,8 +10,8 @@ from scrapy.exceptions import UsageError
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from scrapy_robots_rep.cli.checks import EXIT_ERROR, check_urls, errors, exit_status, require_http_urls
+from scrapy_robots_rep.cli.decision_output import CheckOptions, render_json, render_text
 from scrapy_robots_rep.cli.fetch import fetch_robots
-from scrapy_robots_rep.cli.report import CheckOptions, render_json, render_text
 from scrapy_robots_rep.core import MATCHING_MODES
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.settings import RepSettings

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 from urllib.parse import quote
 
 from scrapy_robots_rep.core.modes import matching_mode
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 _owners = itertools.count(1)
 

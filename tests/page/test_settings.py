@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_rep.page_middleware import PageSettings
+from scrapy_robots_rep.page.middleware import PageSettings
 from scrapy_robots_rep.policy.settings import SettingsError
 
 

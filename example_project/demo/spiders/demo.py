@@ -25,9 +25,9 @@ from demo.report import CrawlReport, DemoNote, PageReport
 from scrapy_robots_rep import PageDirectives
 from scrapy_robots_rep import signals as rep_signals
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from scrapy_robots_rep.page_middleware import META_KEY, PageSettings
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.page.middleware import META_KEY, PageSettings
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 
 LINKS_PER_PAGE = 10

@@ -16,7 +16,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
 
 from scrapy_robots_rep.core.page import PageDirectives
-from scrapy_robots_rep.page_middleware import PageSettings
+from scrapy_robots_rep.page.middleware import PageSettings
 from scrapy_robots_rep.policy.settings import RepSettings, SettingsError
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_WRAPPED = "scrapy.extensions.httpcache.DummyPolicy"
-POLICY_PATH = "scrapy_robots_rep.cache_policy.RobotsCachePolicy"
+POLICY_PATH = "scrapy_robots_rep.page.cache_policy.RobotsCachePolicy"
 
 
 class RobotsCachePolicy:

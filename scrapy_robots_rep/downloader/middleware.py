@@ -29,21 +29,21 @@ from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_robots_rep.concurrency import beside_pages
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
-from scrapy_robots_rep.fetcher import RobotsFetcher
-from scrapy_robots_rep.ledger import Ledger
-from scrapy_robots_rep.origins import Origins
-from scrapy_robots_rep.page_middleware import CONTENT_SIGNALS_META, PageSettings
-from scrapy_robots_rep.parking import Parking
+from scrapy_robots_rep.crawl.outcomes import Ledger
+from scrapy_robots_rep.crawl.report import CrawlReporter
+from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.fetch_tasks import Origins
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.parking import Parking
+from scrapy_robots_rep.downloader.saved import SavedRequests
+from scrapy_robots_rep.downloader.slot_delays import SlotDelays
+from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
+from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META, PageSettings
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 from scrapy_robots_rep.policy.settings import RepSettings
-from scrapy_robots_rep.report import CrawlReporter
-from scrapy_robots_rep.saved import SavedRequests
-from scrapy_robots_rep.slot_delays import SlotDelays
-from scrapy_robots_rep.startup import check_order, log_start, offsite_filter
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from scrapy_robots_rep.policy.accounting import Accounting
-    from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache
+    from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 
 logger = logging.getLogger(__name__)
 
