@@ -32,3 +32,13 @@ request_dropped_unreachable = object()
 
 Arguments: ``request`` and ``origin``.
 """
+
+robots_changed = object()
+"""A refreshed robots.txt gave the agent different rules, crawl delay or ``Content-Signal``.
+
+Compared on the agent's rules, not the bytes: the same rules reordered, or another comment,
+are no change. Arguments: ``origin``, ``old`` and ``new`` (the
+:class:`~scrapy_robots_rep.policy.record_cache.CacheRecord` replaced and the one replacing it)
+and ``change`` (:class:`scrapy_robots_rep.core.changes.RulesChange`: rules added and removed,
+with their lines).
+"""

@@ -1,4 +1,4 @@
-"""The layers stay apart: the core and the policy run in a process without Scrapy or Twisted."""
+"""The layers stay apart: the core, the policy and the audit files run in a process without Scrapy or Twisted."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-PURE_PACKAGES = ("scrapy_robots_rep.core", "scrapy_robots_rep.policy")
+PURE_PACKAGES = ("scrapy_robots_rep.core", "scrapy_robots_rep.policy", "scrapy_robots_rep.audit")
 
 
 def _pure_modules() -> list[str]:

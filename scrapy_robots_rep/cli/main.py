@@ -1,4 +1,6 @@
-"""``python -m scrapy_robots_rep check`` and the ``scrapy-robots`` script: arguments and flow.
+"""``python -m scrapy_robots_rep check|audit`` and the ``scrapy-robots`` script: arguments and flow.
+
+``audit`` (:mod:`.audit`) reads an audit directory; everything below is about ``check``.
 
 ROBOTS is a file, ``-`` for standard input, or the http(s) URL of a live robots.txt, fetched
 through Scrapy with the same status policy as the middleware. ``--page PAGE`` shows a page's
@@ -16,6 +18,8 @@ from collections.abc import Sequence
 
 from scrapy.crawler import AsyncCrawlerProcess
 
+from scrapy_robots_rep.cli.audit import DESCRIPTION as AUDIT_DESCRIPTION
+from scrapy_robots_rep.cli.audit import add_audit_arguments, audit_main, run_audit
 from scrapy_robots_rep.cli.checks import (
     EXIT_ERROR,
     EXIT_FOUND,
@@ -67,14 +71,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=DESCRIPTION,
     )
     add_check_arguments(check)
-    return run_check(check, parser.parse_args(argv))
+    audit = commands.add_parser(
+        "audit", help="say what an audit directory (REP_AUDIT_DIR) holds about a URL", description=AUDIT_DESCRIPTION
+    )
+    add_audit_arguments(audit)
+    args = parser.parse_args(argv)
+    if args.command == "audit":
+        return run_audit(audit, args)
+    return run_check(check, args)
 
 
 def scrapy_robots_main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``scrapy-robots`` console script: ``check`` without the command name."""
+    """Run the ``scrapy-robots`` console script: ``check`` without the command name, or ``audit``."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["audit"]:
+        return audit_main(arguments[1:])
     parser = argparse.ArgumentParser(prog="scrapy-robots", description=DESCRIPTION)
     add_check_arguments(parser)
-    return run_check(parser, parser.parse_args(argv))
+    return run_check(parser, parser.parse_args(arguments))
 
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:

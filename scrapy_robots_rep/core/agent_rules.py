@@ -152,6 +152,11 @@ class AgentRules:
         """Nothing is allowed (e.g. a legacy-policy 401/403: site closed to robots)."""
         return cls(matching, (), fixed=False, reason=reason)
 
+    @property
+    def fixed(self) -> bool | None:
+        """The decision for every URL when it does not depend on rules (allow all, disallow all), else None."""
+        return self._fixed
+
     def allowed(self, url: str) -> bool:
         """Whether ``url`` (absolute) may be fetched."""
         index = self._index

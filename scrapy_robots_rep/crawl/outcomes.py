@@ -12,6 +12,8 @@ import logging
 from typing import TYPE_CHECKING, NoReturn
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.core import Decision
+from scrapy_robots_rep.crawl.evidence import ALLOWED, DISALLOWED, DROPPED_UNREACHABLE, EXEMPT, NOT_CHECKED, Evidence
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 
@@ -20,13 +22,13 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_robots_rep.core import Decision
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger("scrapy_robots_rep.downloader.middleware")
 
 
 class Ledger:
-    """Counts, logs and signals the end of every checked request."""
+    """Counts, logs and signals the end of every checked request; tells the audit trail (``Evidence``)."""
 
     def __init__(self, crawler: Crawler) -> None:
         stats = crawler.stats
@@ -34,12 +36,29 @@ class Ledger:
         self._crawler = crawler
         self._stats: StatsCollector = stats
         self.accounting = Accounting()
+        self.evidence = Evidence.of(crawler)
 
-    def allowed(self, origin: str) -> None:
+    def allowed(self, request: Request, origin: str, record: CacheRecord) -> None:
         self.accounting.of(origin).allowed += 1
         self._stats.inc_value("rep/requests/allowed")
+        if self.evidence is not None:
+            self.evidence.decided(request, origin, ALLOWED, record.rules.explain(request.url), record)
 
-    def disallowed(self, request: Request, origin: str, decision: Decision) -> NoReturn:
+    def not_checked(self, request: Request, exempt: bool) -> None:
+        """A request the middleware lets through unchecked (``REP_EXEMPT_DOMAINS``, ``dont_obey_robotstxt``)."""
+        if self.evidence is not None:
+            self.evidence.decided(request, None, EXEMPT if exempt else NOT_CHECKED, None, None)
+
+    def disallowed(
+        self,
+        request: Request,
+        origin: str,
+        decision: Decision,
+        record: CacheRecord | None = None,
+        kind: str = DISALLOWED,
+    ) -> NoReturn:
+        if self.evidence is not None:
+            self.evidence.decided(request, origin, kind, decision, record)
         self.accounting.of(origin).disallowed += 1
         self._stats.inc_value("rep/requests/disallowed")
         self._stats.inc_value("robotstxt/forbidden")
@@ -58,6 +77,8 @@ class Ledger:
         raise RobotsDisallowed(request.url, decision)
 
     def dropped(self, request: Request, origin: str, reason: str) -> NoReturn:
+        if self.evidence is not None:
+            self.evidence.decided(request, origin, DROPPED_UNREACHABLE, Decision(False, None, (), reason), None)
         self.accounting.of(origin).dropped_unreachable += 1
         self._stats.inc_value("rep/requests/dropped_unreachable")
         logger.info(

@@ -50,9 +50,11 @@ class CrawlReporter:
             raise SettingsError(f"REP_REPORT must name a JSON file to write, {path!r} is a directory")
         self._path = path
         self._robots: dict[str, RobotsSeen] = {}
+        self._changed: dict[str, int] = {}
         self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
         self._loop: Any = None
         crawler.signals.connect(self._on_robots_obtained, signals.robots_obtained)
+        crawler.signals.connect(self._on_robots_changed, signals.robots_changed)
 
     def start(self) -> None:
         if self._interval > 0:
@@ -113,6 +115,7 @@ class CrawlReporter:
             self._robots,
             self._delays.applied if self._delays is not None else {},
             waiting,
+            self._changed,
         )
         if report.origins:
             for loud, line in report.lines():
@@ -139,6 +142,9 @@ class CrawlReporter:
         else:
             reason = "robots.txt could not be fetched"
         self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)
+
+    def _on_robots_changed(self, origin: str, **_: Any) -> None:
+        self._changed[origin] = self._changed.get(origin, 0) + 1
 
 
 def _count(number: int, noun: str) -> str:

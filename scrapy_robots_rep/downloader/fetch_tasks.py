@@ -20,9 +20,11 @@ from twisted.internet.defer import CancelledError, Deferred
 from twisted.python.failure import Failure
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.core.changes import RulesChange, compare_rules
+from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
 from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
-from scrapy_robots_rep.policy.records import Conclusion, RecordMaker
+from scrapy_robots_rep.policy.records import Conclusion, FetchResult, RecordMaker
 from scrapy_robots_rep.robotparser import RepRobotParser
 
 if TYPE_CHECKING:
@@ -61,6 +63,7 @@ class Origins:
         self.parking = parking
         self.store = store
         self.maker = RecordMaker(settings)
+        self.evidence = Evidence.of(crawler)
         self.cache = MemoryCache(settings.cache_max_origins)
         self._active: dict[str, OriginRobots] = {}
         self._pinned: OrderedDict[str, CacheRecord] = OrderedDict()
@@ -230,6 +233,12 @@ class OriginRobots:
             if locked and origins.store is not None:
                 await _quietly("release_fetch", origins.store.release_fetch(self.origin))
         self._report(conclusion)
+        change = _change(previous, result, conclusion)
+        if change is not None:
+            assert previous is not None
+            self._report_change(previous, conclusion.record, change)
+        if origins.evidence is not None:
+            origins.evidence.fetched(self.origin, result, conclusion, change)
         return conclusion
 
     async def _consult_store(self) -> tuple[CacheRecord | None, bool]:
@@ -288,6 +297,21 @@ class OriginRobots:
                 ROBOTS_PARSED, robotparser=RepRobotParser(conclusion.robots), request=self._trigger
             )
 
+    def _report_change(self, previous: CacheRecord, record: CacheRecord, change: RulesChange) -> None:
+        """A refreshed robots.txt gave the agent other rules: one INFO line, a stat, a signal."""
+        crawler = self._origins.crawler
+        stats = crawler.stats
+        assert stats is not None
+        stats.inc_value("rep/robots/changed")
+        logger.info(
+            "robots.txt of %(origin)s changed for %(agent)s: %(change)s",
+            {"origin": self.origin, "agent": self._origins.settings.user_agent, "change": change.describe()},
+            extra=self._extra(),
+        )
+        crawler.signals.send_catch_log(
+            signals.robots_changed, origin=self.origin, old=previous, new=record, change=change
+        )
+
     def _settle(self, conclusion: Conclusion, final: bool) -> None:
         """Keep the record; when the task ends (``final``), release the parked requests: they are
         then decided by its rules, or dropped if it ended without any."""
@@ -307,6 +331,16 @@ class OriginRobots:
 
     def _extra(self) -> dict[str, Any]:
         return {"spider": self._origins.crawler.spider}
+
+
+def _change(previous: CacheRecord | None, result: FetchResult, conclusion: Conclusion) -> RulesChange | None:
+    """How a refresh that obtained an answer changed the rules the agent held; None for a first
+    fetch, a failed one, or a 304 (the rules held are kept)."""
+    record = conclusion.record
+    if previous is None or not previous.holds_rules or record.outcome.failed or result.hop.not_modified:
+        return None
+    held = previous.last_good if previous.last_good is not None else previous.rules
+    return compare_rules(held, record.rules)
 
 
 def _next_step(conclusion: Conclusion) -> str:

@@ -11,21 +11,23 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest, StopDownload
 from scrapy.http import Request, Response
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
-from scrapy_robots_rep.policy.records import FetchResult
+from scrapy_robots_rep.policy.records import Exchange, FetchResult
 from scrapy_robots_rep.policy.settings import RepSettings
-from scrapy_robots_rep.policy.status import status_policy
+from scrapy_robots_rep.policy.status import internal_redirect, status_policy
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -40,6 +42,9 @@ class _Transfer:
     received: int = 0
     raw: Response | None = None
 
+
+ROBOTS_FETCH = "rep_robots_fetch"
+"""Meta key of the fetcher's own requests (the audit trail tells them from pages)."""
 
 FETCHES_PER_CONCURRENT_REQUEST = 4
 """robots.txt fetches in flight at once, per ``CONCURRENT_REQUESTS``: enough that hanging
@@ -80,9 +85,12 @@ class RobotsFetcher:
         assert stats is not None
         stats.inc_value("rep/robots/fetches")
         hops = 0
+        exchanges: list[Exchange] = []
+        origin_address: str | None = None
         while True:
             request = self._request(url, validators)
             stats.inc_value("robotstxt/request_count")
+            started = time.time()
             try:
                 response = await self._download(request)
             except CancelledError:
@@ -90,10 +98,29 @@ class RobotsFetcher:
             except Exception as error:  # any download failure is a judgement, not a crash
                 stats.inc_value(f"rep/robots/error/{type(error).__name__}")
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
-                return FetchResult(origin, self._policy.judge_failure(reason))
+                exchanges.append(Exchange(url, started, _pairs(request.headers), error=reason))
+                return FetchResult(origin, self._policy.judge_failure(reason), exchanges=tuple(exchanges))
             stats.inc_value("robotstxt/response_count")
             stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             stats.inc_value(f"rep/robots/status/{response.status}")
+            address = _address(response)
+            exchanges.append(
+                Exchange(
+                    url,
+                    started,
+                    _pairs(response.request.headers if response.request is not None else request.headers),
+                    response.status,
+                    _pairs(response.headers),
+                    response.body,
+                    address,
+                )
+            )
+            if origin_address is None:
+                origin_address = address
+            elif (internal := internal_redirect(origin_address, address)) is not None:
+                # Reached by a name that resolved to an internal address: its answer is not used.
+                logger.info("%s", internal.reason, extra={"spider": self._crawler.spider})
+                return FetchResult(origin, internal, exchanges=tuple(exchanges))
             location = response.headers.get(b"Location")
             hop = self._policy.judge_response(
                 response.status,
@@ -103,8 +130,12 @@ class RobotsFetcher:
                 max_redirects=self._settings.max_redirects,
                 conditional=validators is not None,
             )
+            if hop.follow is not None and (internal := internal_redirect(origin_address, _host(hop.follow))):
+                logger.info("%s", internal.reason, extra={"spider": self._crawler.spider})
+                hop = internal
             if hop.follow is None:
-                return FetchResult(origin, hop, response.status, response.body, _headers(response, time.time()))
+                headers = _headers(response, time.time())
+                return FetchResult(origin, hop, response.status, response.body, headers, tuple(exchanges))
             logger.debug("%s", hop.reason, extra={"spider": self._crawler.spider})
             url = hop.follow
             hops += 1
@@ -125,6 +156,7 @@ class RobotsFetcher:
             callback=NO_CALLBACK,
             dont_filter=True,
             meta={
+                ROBOTS_FETCH: True,
                 "dont_obey_robotstxt": True,
                 "dont_redirect": True,
                 "dont_retry": True,
@@ -208,6 +240,25 @@ class RobotsFetcher:
         headers = raw.headers.copy()
         del headers[b"Content-Encoding"]
         return raw.replace(headers=headers, body=body)
+
+
+def _address(response: Response) -> str:
+    """The server's resolved address where Scrapy exposes it, else the URL's host literal."""
+    ip = response.ip_address
+    if ip is not None:
+        return str(ip)
+    return urlparse_cached(response).hostname or ""
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).hostname or ""
+
+
+def _pairs(headers: Any) -> tuple[tuple[str, str], ...]:
+    """Scrapy headers as (name, value) text pairs, one per value."""
+    return tuple(
+        (name.decode("latin-1"), value.decode("latin-1")) for name, values in headers.items() for value in values
+    )
 
 
 def _headers(response: Response, now: float) -> Mapping[str, str]:

@@ -31,11 +31,12 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
+from scrapy_robots_rep.crawl.evidence import REFUSED_PURPOSES
 from scrapy_robots_rep.crawl.outcomes import Ledger
 from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
-from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.fetcher import ROBOTS_FETCH, RobotsFetcher
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
@@ -109,6 +110,8 @@ class RobotsMiddleware:
         """Decide ``request``; synchronous unless it bypassed the scheduler and must wait for rules."""
         origin = self._checked_origin(request)
         if origin is None:
+            if self.ledger.evidence is not None and not request.meta.get(ROBOTS_FETCH):
+                self.ledger.not_checked(request, exempt=not request.meta.get("dont_obey_robotstxt"))
             return None
         released = request.meta.pop(RELEASED, False)
         where, record = self.origins.route(origin, time.time(), released)
@@ -145,18 +148,19 @@ class RobotsMiddleware:
     def _decide(self, request: Request, origin: str, record: CacheRecord) -> None:
         rules = record.rules
         if not rules.allowed(request.url):
-            self.ledger.disallowed(request, origin, rules.explain(request.url))
+            self.ledger.disallowed(request, origin, rules.explain(request.url), record)
         content_signals = rules.content_signals
         if content_signals and self._purposes:
             refusal = purpose_refusal(content_signals, self._purposes)
             if refusal is not None:
                 self._stats.inc_value("rep/requests/refused_purposes")
-                self.ledger.disallowed(request, origin, Decision(False, None, rules.group, refusal))
+                decision = Decision(False, None, rules.group, refusal)
+                self.ledger.disallowed(request, origin, decision, record, REFUSED_PURPOSES)
         if content_signals:
             request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
         if rules.crawl_delay and self._delays is not None:
             self._delays.apply(request, origin, rules.crawl_delay)
-        self.ledger.allowed(origin)
+        self.ledger.allowed(request, origin, record)
 
     def _drop_reason(self, origin: str, request: Request) -> str:
         record = self.origins.record(origin)

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
+from itemadapter import ItemAdapter
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import PURPOSES, Effect, PageDirectives
+from scrapy_robots_rep.crawl.evidence import PROVENANCE_META, Evidence
 from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
 
 if TYPE_CHECKING:
@@ -98,20 +100,35 @@ class PageDirectivesMiddleware:
         self.settings = settings
         self.agent = RepSettings.from_mapping(crawler.settings).user_agent
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
+        self.evidence = Evidence.of(crawler)
+        self._provenance_field = self.evidence.provenance_field if self.evidence is not None else None
+        self._warned: set[type] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
         return cls(crawler)
 
     def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterable[Any]:
-        for output in result:
-            if (output := self._processed(output, response)) is not None:
-                yield output
+        try:
+            for output in result:
+                if (output := self._processed(output, response)) is not None:
+                    yield output
+        finally:
+            self._page_done(response)
 
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        async for output in result:
-            if (output := self._processed(output, response)) is not None:
-                yield output
+        try:
+            async for output in result:
+                if (output := self._processed(output, response)) is not None:
+                    yield output
+        finally:
+            self._page_done(response)
+
+    def _page_done(self, response: Response) -> None:
+        """The callback's output is exhausted: the audit trail's pages line, with what was dropped."""
+        if self.evidence is not None:
+            page = response.meta.get(META_KEY)
+            self.evidence.page_done(response, page if isinstance(page, PageDirectives) else None)
 
     def _processed(self, output: Any, response: Response) -> Any:
         if isinstance(output, Request):
@@ -124,6 +141,8 @@ class PageDirectivesMiddleware:
         if signals:
             page = page.with_site_signals(signals)
         response.meta[META_KEY] = page
+        if self.evidence is not None:
+            self.evidence.page_seen(response, page)
         if page.directives:
             for effect in page.restricted:
                 self._count(f"directive/{effect.value}")
@@ -158,7 +177,34 @@ class PageDirectivesMiddleware:
             if refusal is not None:
                 self._drop_item(response, f"purpose/{purpose}", refusal)
                 return None
+        if self._provenance_field is not None:
+            self._add_provenance(item, response, self._provenance_field)
         return item
+
+    def _add_provenance(self, item: Any, response: Response, name: str) -> None:
+        """Put the page's provenance in the item's field ``name`` (``REP_PROVENANCE_FIELD``); an item
+        that cannot hold that field is left as it is, with one warning per item class."""
+        provenance = response.meta.get(PROVENANCE_META)
+        if not isinstance(provenance, dict):
+            return
+        if isinstance(item, dict):
+            item[name] = dict(provenance)
+            return
+        if ItemAdapter.is_item(item):
+            adapter = ItemAdapter(item)
+            try:
+                adapter[name] = dict(provenance)
+                return
+            except KeyError:
+                pass
+        kind = type(item)
+        if kind not in self._warned:
+            self._warned.add(kind)
+            logger.warning(
+                "REP_PROVENANCE_FIELD is %(name)r, but items of %(kind)s declare no such field: "
+                "their provenance is not added (declare the field to get it)",
+                {"name": name, "kind": kind.__qualname__},
+            )
 
     def _page(self, response: Response) -> PageDirectives | None:
         """The page's directives (read now if its callback ran before this middleware saw it), or
@@ -182,10 +228,14 @@ class PageDirectivesMiddleware:
 
     def _drop_request(self, request: Request, response: Response, kind: str, why: str | None) -> None:
         self._count(f"requests_dropped/{kind}")
+        if self.evidence is not None:
+            self.evidence.dropped(response, f"requests/{kind}")
         logger.debug("Dropped request %s yielded by %s: %s", request.url, response.url, why)
 
     def _drop_item(self, response: Response, kind: str, why: str | None) -> None:
         self._count(f"items_dropped/{kind}")
+        if self.evidence is not None:
+            self.evidence.dropped(response, f"items/{kind}")
         logger.debug("Dropped an item from %s: %s", response.url, why)
 
     def _count(self, key: str) -> None:

@@ -31,7 +31,8 @@ class CacheRecord:
     ``unreachable_since`` is when the origin started failing (None while it answers).
     ``validators`` revalidate the rules with a conditional request; ``lifetime_source``
     says where the lifetime of a success came from (None for a failure, whose
-    ``expires_at`` is the time of the next attempt).
+    ``expires_at`` is the time of the next attempt). ``sha256`` names the robots.txt body the
+    rules were read from (None when they come from no body: a 404, a failure).
     """
 
     rules: AgentRules
@@ -43,6 +44,7 @@ class CacheRecord:
     last_good: AgentRules | None = None
     validators: Validators | None = None
     lifetime_source: LifetimeSource | None = None
+    sha256: str | None = None
 
     def is_fresh(self, now: float) -> bool:
         return now < self.expires_at
@@ -77,6 +79,7 @@ class CacheRecord:
             if validators is None
             else {"etag": validators.etag, "last_modified": validators.last_modified},
             "lifetime_source": None if self.lifetime_source is None else self.lifetime_source.value,
+            "sha256": self.sha256,
         }
 
     @classmethod
@@ -104,9 +107,16 @@ class CacheRecord:
                 last_good=_last_good(data["last_good"], rules),
                 validators=_validators(data["validators"]),
                 lifetime_source=None if source is None else LifetimeSource(source),
+                sha256=_optional_text(data.get("sha256")),
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"malformed cache record: {error!r}") from error
+
+
+def _optional_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"expected a string or None, got {type(value).__name__}")
 
 
 def _optional_float(value: Any) -> float | None:

@@ -7,6 +7,7 @@ validators for the next conditional refresh, and, after a failure, what follows 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -16,6 +17,22 @@ from scrapy_robots_rep.policy.freshness import Freshness, freshness, retry_after
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import Hop, Outcome, status_policy
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One HTTP request of a robots.txt fetch and what came back, as sent and received (for the audit trail)."""
+
+    url: str
+    time: float
+    request_headers: tuple[tuple[str, str], ...] = ()
+    status: int | None = None
+    """None when no answer came (``error`` says why)."""
+    response_headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+    address: str | None = None
+    """The server's IP address, when Scrapy exposes it."""
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +46,8 @@ class FetchResult:
     body: bytes = b""
     headers: Mapping[str, str] = field(default_factory=dict)
     """The last response's headers, lower-case names."""
+    exchanges: tuple[Exchange, ...] = ()
+    """Every request made, redirects included, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +113,12 @@ class RecordMaker:
         state.next_fetch_at = now + plan.delay
         rules = AgentRules.disallow_all(reason, matching=settings.matching)
         expires_at = now
+        sha256 = None
         if plan.recovery is Recovery.USE_COPY:
             assert copy is not None
             rules = copy
             expires_at = now + plan.delay
+            sha256 = previous.sha256 if previous is not None else None
         elif plan.recovery is Recovery.ALLOW_ALL:
             age = settings.unreachable_max_age
             copy = rules = AgentRules.allow_all(
@@ -116,15 +137,18 @@ class RecordMaker:
             unreachable_since=unreachable_since,
             last_good=copy,
             validators=previous.validators if previous is not None else None,
+            sha256=sha256,
         )
         return Conclusion(record, reason, plan)
 
     def _obtained(self, result: FetchResult, outcome: Outcome, state: OriginState, now: float) -> Conclusion:
         settings = self._settings
         robots = None
+        sha256 = None
         if outcome is Outcome.RULES:
             robots = RobotsTxt.parse(result.body, settings.matching, max_size=settings.max_size)
             rules = robots.for_agent(settings.user_agent)
+            sha256 = hashlib.sha256(result.body).hexdigest()
         elif outcome is Outcome.DISALLOW_ALL:
             rules = AgentRules.disallow_all(result.hop.reason, matching=settings.matching)
         else:
@@ -141,6 +165,7 @@ class RecordMaker:
             last_good=rules,
             validators=validators_from(result.headers) if outcome is Outcome.RULES else None,
             lifetime_source=lifetime.source,
+            sha256=sha256,
         )
         return Conclusion(record, result.hop.reason, robots=robots)
 

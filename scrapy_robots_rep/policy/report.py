@@ -47,6 +47,8 @@ class OriginSummary:
     """The delay robots.txt asked for, in seconds."""
     delay_applied: float | None = None
     """The delay applied to the origin's downloader slot (capped at ``REP_CRAWL_DELAY_MAX``)."""
+    robots_changed: int = 0
+    """How many times a refreshed robots.txt gave the agent different rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,17 @@ class CrawlReport:
             named = ", ".join(_delay_text(s) for s in delayed[:LISTED_IN_LOG])
             more = f" and {len(delayed) - LISTED_IN_LOG} more" if len(delayed) > LISTED_IN_LOG else ""
             lines.append((False, f"Crawl-delay applied to {len(delayed)} origins: {named}{more}"))
+        changed = [s for s in self.origins if s.robots_changed]
+        if changed:
+            named = ", ".join(_changed_text(s) for s in changed[:LISTED_IN_LOG])
+            more = f" and {len(changed) - LISTED_IN_LOG} more" if len(changed) > LISTED_IN_LOG else ""
+            lines.append((False, f"robots.txt changed during the crawl for {len(changed)} origins: {named}{more}"))
         return lines
+
+
+def _changed_text(summary: OriginSummary) -> str:
+    times = summary.robots_changed
+    return summary.origin if times == 1 else f"{summary.origin} ({times} times)"
 
 
 def _delay_text(summary: OriginSummary) -> str:
@@ -102,8 +114,11 @@ def summarise(
     robots: Mapping[str, RobotsSeen],
     delays: Mapping[str, tuple[float, float]],
     waiting: Mapping[str, int],
+    changed: Mapping[str, int] | None = None,
 ) -> CrawlReport:
-    """The report from the per-origin counters, robots.txt answers, delays (asked, applied) and waiting requests."""
+    """The report from the per-origin counters, robots.txt answers, delays (asked, applied), waiting
+    requests and how often each origin's rules changed."""
+    changed = changed or {}
     origins = sorted(set(counts) | set(robots) | set(waiting))
     summaries = []
     for origin in origins:
@@ -120,6 +135,7 @@ def summarise(
                 still_waiting=waiting.get(origin, 0),
                 crawl_delay=asked,
                 delay_applied=applied,
+                robots_changed=changed.get(origin, 0),
             )
         )
     return CrawlReport(summaries)

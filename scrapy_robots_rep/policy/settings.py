@@ -63,6 +63,10 @@ class RepSettings:
     crawl_delay_max: float = 60.0
     exempt_domains: tuple[str, ...] = ()
     report: str | None = None
+    audit_dir: str | None = None
+    audit_compress: bool = False
+    audit_warc: bool = False
+    provenance_field: str | None = None
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:
@@ -90,12 +94,18 @@ class RepSettings:
             crawl_delay_max=reader.number("REP_CRAWL_DELAY_MAX", defaults.crawl_delay_max, minimum=0),
             exempt_domains=reader.domains("REP_EXEMPT_DOMAINS"),
             report=reader.optional_path("REP_REPORT"),
+            audit_dir=reader.optional_path("REP_AUDIT_DIR"),
+            audit_compress=reader.boolean("REP_AUDIT_COMPRESS", defaults.audit_compress),
+            audit_warc=reader.boolean("REP_AUDIT_WARC", defaults.audit_warc),
+            provenance_field=reader.optional_text("REP_PROVENANCE_FIELD"),
         )
         if result.cache_ttl_min > result.cache_ttl_max:
             raise SettingsError(
                 f"REP_CACHE_TTL_MIN ({result.cache_ttl_min:g}) must not be greater than "
                 f"REP_CACHE_TTL_MAX ({result.cache_ttl_max:g})"
             )
+        if result.audit_warc and result.audit_dir is None:
+            raise SettingsError("REP_AUDIT_WARC = True needs REP_AUDIT_DIR: the directory the WARC file is written to")
         return result
 
 

@@ -14,6 +14,7 @@ protocol error, judged as a failed fetch.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -87,7 +88,8 @@ class StatusPolicy:
         """Judge the response of hop number ``hops`` (0 for the first request) for ``url``.
 
         ``location`` is the response's ``Location`` header; ``conditional`` says
-        whether this hop's request carried validators.
+        whether this hop's request carried validators. Whether a redirect leads
+        into an internal address is judged by :func:`internal_redirect`.
         """
         if 200 <= status < 300:
             return Hop(Outcome.RULES, f"robots.txt returned {status}")
@@ -110,6 +112,37 @@ class StatusPolicy:
     def judge_failure(self, reason: str) -> Hop:
         """Judge a fetch that got no usable answer: timeout, DNS, connection or protocol error."""
         return Hop(self.failure, reason)
+
+
+def is_internal(address: str) -> bool:
+    """Whether ``address`` (an IP address or a host name) is loopback, private (RFC 1918, RFC 4193)
+    or link-local, as :mod:`ipaddress` classifies it; of host names, only ``localhost`` is."""
+    host = address.strip("[]").lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_private or ip.is_link_local
+
+
+def internal_redirect(origin_address: str | None, target_address: str) -> Hop | None:
+    """The hop of a redirect from an origin on a public address into an internal one, or None.
+
+    Such a redirect is not followed: it counts as a 404 (``docs/decisions.md``). Origins that
+    are themselves internal (a test site, an intranet) redirect anywhere as before. Addresses are
+    the resolved ones where the fetcher knows them, else host literals.
+    """
+    if origin_address is None or is_internal(origin_address) or not is_internal(target_address):
+        return None
+    return Hop(
+        Outcome.ALLOW_ALL,
+        f"robots.txt redirected from the public address {origin_address} to the internal address "
+        f"{target_address}: not followed, as 404",
+    )
 
 
 def _judge_redirect(status: int, url: str, location: str | None, hops: int, max_redirects: int) -> Hop:

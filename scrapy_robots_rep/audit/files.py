@@ -1,0 +1,66 @@
+"""Where one process writes in an audit directory, and the JSON-lines files it appends to.
+
+Every process writes files of its own, named ``<name>.<host>-<pid>.jsonl`` (``.jsonl.gz``
+compressed), so the processes of a fleet share one directory without ever writing to the same
+file. A line is appended whole and never rewritten; :meth:`JsonLines.flush` pushes what is
+buffered to the operating system (a compressed file is sync-flushed, so that what was written
+so far decompresses even if the process is killed before it closes the file).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import socket
+from pathlib import Path
+from typing import IO, Any
+
+ROBOTS_DIR = "robots"
+"""The sub-directory holding each robots.txt body once, as ``<sha256>.txt``."""
+
+NAMES = ("fetches", "decisions", "pages")
+"""The JSON-lines files of a process."""
+
+
+def process_tag() -> str:
+    """``<host>-<pid>``: what tells this process's files from those of the rest of a fleet."""
+    host = socket.gethostname().replace("/", "_").replace(os.sep, "_") or "localhost"
+    return f"{host}-{os.getpid()}"
+
+
+def lines_path(directory: Path, name: str, tag: str, compress: bool) -> Path:
+    return directory / f"{name}.{tag}.jsonl{'.gz' if compress else ''}"
+
+
+def encode(record: dict[str, Any]) -> bytes:
+    """One JSON line: UTF-8, compact, ending in a newline (JSON escapes any newline inside)."""
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+class JsonLines:
+    """One append-only JSON-lines file of this process. Not thread-safe: the trail holds a lock."""
+
+    def __init__(self, path: Path, compress: bool) -> None:
+        self.path = path
+        self._raw: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
+        self._file: IO[bytes] = self._raw
+        if compress:
+            self._file = gzip.GzipFile(fileobj=self._raw, mode="ab")  # type: ignore[assignment]
+        self._dirty = False
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._file.write(encode(record))
+        self._dirty = True
+
+    def flush(self) -> None:
+        if self._dirty:
+            self._dirty = False
+            self._file.flush()
+            if self._file is not self._raw:
+                self._raw.flush()
+
+    def close(self) -> None:
+        self._file.close()
+        if self._file is not self._raw:
+            self._raw.close()

@@ -1,0 +1,25 @@
+"""Times as the audit files write them: RFC 3339 in UTC, whatever the machine's time zone."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+
+def rfc3339(timestamp: float) -> str:
+    """``timestamp`` (seconds since the epoch) as ``2026-11-26T06:40:12.345Z``."""
+    moment = datetime.fromtimestamp(timestamp, timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_rfc3339(text: str) -> float:
+    """The timestamp of an RFC 3339 time (``Z`` or an offset; a time without one is read as UTC).
+
+    ``ValueError`` naming the accepted form otherwise.
+    """
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"not an RFC 3339 time: {text!r} (write e.g. 2026-11-26T06:40:12Z)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()

@@ -1,0 +1,91 @@
+"""``AuditTrail``: one process's audit files, written as things happen, flushed every half second.
+
+Lines are buffered and pushed to the operating system by a background thread at least once a
+second (:data:`FLUSH_INTERVAL`), so a crawl killed with SIGKILL loses at most its last second,
+and every line that reached the file is whole. robots.txt bodies and WARC records, rare and
+the evidence itself, are written at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy_robots_rep.audit.bodies import BodyStore
+from scrapy_robots_rep.audit.files import NAMES, ROBOTS_DIR, JsonLines, lines_path, process_tag
+from scrapy_robots_rep.audit.warc import WarcWriter, warc_path
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.records import Exchange
+
+FLUSH_INTERVAL = 0.5
+"""Seconds between flushes of the JSON-lines files."""
+
+
+class AuditTrail:
+    """The files one process writes into an audit directory (``docs/evidence.md``)."""
+
+    def __init__(self, directory: str | Path, *, compress: bool = False, warc: bool = False) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        tag = process_tag()
+        self.bodies = BodyStore(self.directory / ROBOTS_DIR)
+        self._lock = threading.Lock()
+        self._files = {name: JsonLines(lines_path(self.directory, name, tag, compress), compress) for name in NAMES}
+        self._fetches = self._files["fetches"]
+        self._decisions = self._files["decisions"]
+        self._pages = self._files["pages"]
+        self._warc = WarcWriter(warc_path(self.directory, tag)) if warc else None
+        self._closed = threading.Event()
+        self._flusher = threading.Thread(target=self._flush_regularly, name="rep-audit-flush", daemon=True)
+        self._flusher.start()
+
+    def paths(self) -> list[Path]:
+        """The files of this process (the JSON-lines files, and the WARC file if any)."""
+        paths = [file.path for file in self._files.values()]
+        return [*paths, self._warc.path] if self._warc is not None else paths
+
+    def store_body(self, body: bytes) -> str:
+        """Store a robots.txt body once; its SHA-256."""
+        return self.bodies.store(body)
+
+    def exchanges(self, exchanges: tuple[Exchange, ...]) -> None:
+        """The WARC records of a fetch's requests and answers (when ``warc`` is on)."""
+        if self._warc is not None:
+            with self._lock:
+                for exchange in exchanges:
+                    self._warc.write(exchange)
+
+    def fetch(self, line: dict[str, Any]) -> None:
+        with self._lock:
+            self._fetches.write(line)
+
+    def decision(self, line: dict[str, Any]) -> None:
+        with self._lock:
+            self._decisions.write(line)
+
+    def page(self, line: dict[str, Any]) -> None:
+        with self._lock:
+            self._pages.write(line)
+
+    def flush(self) -> None:
+        with self._lock:
+            for file in self._files.values():
+                file.flush()
+
+    def close(self) -> None:
+        """Stop the flushing thread, and flush and close every file."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self._flusher.join()
+        with self._lock:
+            for file in self._files.values():
+                file.close()
+            if self._warc is not None:
+                self._warc.close()
+
+    def _flush_regularly(self) -> None:
+        while not self._closed.wait(FLUSH_INTERVAL):
+            self.flush()

@@ -1,0 +1,104 @@
+"""``compare_rules``: what changed for one agent between two copies of an origin's rules.
+
+Compared on what the agent obeys, never on bytes: the same rules in another order, at other
+lines, or with other comments are no change. A change is in the rules (``Allow``/``Disallow``
+lines added or removed, compared by kind and pattern), in the crawl delay, in the
+``Content-Signal`` the agent reads, or between rules and a fixed answer (allow all after a
+404, disallow all).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy_robots_rep.core.agent_rules import AgentRules
+from scrapy_robots_rep.core.decision import Rule
+
+SHOWN_RULES = 5
+"""Rules added, and rules removed, named in a change's description."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChange:
+    """How the agent's rules differ; each field is empty (or None) when that part did not change."""
+
+    added: tuple[Rule, ...] = ()
+    removed: tuple[Rule, ...] = ()
+    crawl_delay: tuple[float | None, float | None] | None = None
+    content_signals: tuple[Mapping[str, bool], Mapping[str, bool]] | None = None
+    fixed: tuple[bool | None, bool | None] | None = None
+    """(before, after) when one side allows or disallows everything regardless of rules."""
+
+    def describe(self) -> str:
+        """One line: what changed, up to :data:`SHOWN_RULES` rules added and removed each, with lines."""
+        parts = []
+        if self.fixed is not None:
+            parts.append(f"{_fixed(self.fixed[0])} -> {_fixed(self.fixed[1])}")
+        for verb, rules in (("added", self.added), ("removed", self.removed)):
+            if rules:
+                shown = "; ".join(f"{rule.text.strip()!r} (line {rule.line})" for rule in rules[:SHOWN_RULES])
+                more = f" and {len(rules) - SHOWN_RULES} more" if len(rules) > SHOWN_RULES else ""
+                parts.append(f"{len(rules)} rule{'s' if len(rules) != 1 else ''} {verb}: {shown}{more}")
+        if self.crawl_delay is not None:
+            parts.append(f"crawl delay {_delay(self.crawl_delay[0])} -> {_delay(self.crawl_delay[1])}")
+        if self.content_signals is not None:
+            parts.append(f"Content-Signal {_signals(self.content_signals[0])} -> {_signals(self.content_signals[1])}")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe plain data (the audit trail's ``changed`` field)."""
+        return {
+            "added": [{"line": rule.line, "text": rule.text} for rule in self.added],
+            "removed": [{"line": rule.line, "text": rule.text} for rule in self.removed],
+            "crawl_delay": list(self.crawl_delay) if self.crawl_delay is not None else None,
+            "content_signals": [dict(side) for side in self.content_signals] if self.content_signals else None,
+            "fixed": list(self.fixed) if self.fixed is not None else None,
+        }
+
+
+def compare_rules(old: AgentRules, new: AgentRules) -> RulesChange | None:
+    """How ``new`` differs from ``old`` for the agent they were chosen for; None when it does not."""
+    old_rules, new_rules = old.rules(), new.rules()
+    before = Counter(_key(rule) for rule in old_rules)
+    after = Counter(_key(rule) for rule in new_rules)
+    added = _beyond(new_rules, before)
+    removed = _beyond(old_rules, after)
+    delay = (old.crawl_delay, new.crawl_delay) if old.crawl_delay != new.crawl_delay else None
+    old_signals, new_signals = dict(old.content_signals), dict(new.content_signals)
+    signals = (old.content_signals, new.content_signals) if old_signals != new_signals else None
+    fixed = (old.fixed, new.fixed) if old.fixed != new.fixed else None
+    if not (added or removed or delay or signals or fixed):
+        return None
+    return RulesChange(tuple(added), tuple(removed), delay, signals, fixed)
+
+
+def _key(rule: Rule) -> tuple[bool, str]:
+    return rule.allow, rule.pattern
+
+
+def _beyond(rules: tuple[Rule, ...], other: Counter[tuple[bool, str]]) -> list[Rule]:
+    """The rules of ``rules`` that ``other`` does not hold as many times (in file order)."""
+    left = Counter(other)
+    beyond = []
+    for rule in rules:
+        key = _key(rule)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            beyond.append(rule)
+    return beyond
+
+
+def _fixed(fixed: bool | None) -> str:
+    return "rules" if fixed is None else "allow all" if fixed else "disallow all"
+
+
+def _delay(delay: float | None) -> str:
+    return "none" if delay is None else f"{delay:g}s"
+
+
+def _signals(signals: Mapping[str, bool]) -> str:
+    return ", ".join(f"{name}={'yes' if allowed else 'no'}" for name, allowed in signals.items()) or "none"

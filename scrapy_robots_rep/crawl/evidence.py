@@ -1,0 +1,202 @@
+"""``Evidence``: the audit trail and provenance of one crawl (``docs/evidence.md``).
+
+One instance per crawler, shared by the robots.txt middleware (fetches and decisions) and the
+page-level middleware (pages and items); it turns Scrapy's objects into the plain lines the
+:class:`~scrapy_robots_rep.audit.AuditTrail` writes, and puts each allowed request's
+provenance in ``request.meta["robots_provenance"]`` (a response's meta is its request's).
+It exists only when ``REP_AUDIT_DIR`` or ``REP_PROVENANCE_FIELD`` is set: otherwise nothing of
+this runs per request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from scrapy import signals as scrapy_signals
+
+from scrapy_robots_rep.audit import AuditTrail
+from scrapy_robots_rep.audit.times import rfc3339
+from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.policy.settings import RepSettings
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+    from scrapy_robots_rep.core import Decision
+    from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.core.page import PageDirectives
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
+    from scrapy_robots_rep.policy.records import Conclusion, FetchResult
+
+logger = logging.getLogger("scrapy_robots_rep")
+
+PROVENANCE_META = "robots_provenance"
+"""``request.meta`` / ``response.meta`` key of a request's provenance mapping."""
+
+ALLOWED = "allowed"
+DISALLOWED = "disallowed"
+DROPPED_UNREACHABLE = "dropped_unreachable"
+REFUSED_PURPOSES = "refused_purposes"
+EXEMPT = "exempt"
+NOT_CHECKED = "not_checked"
+
+_EVIDENCE: WeakKeyDictionary[Crawler, Evidence | None] = WeakKeyDictionary()
+
+
+class Evidence:
+    """Writes the crawl's audit lines and attaches provenance; see the module docstring."""
+
+    def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
+        self._crawler = crawler
+        self.provenance_field = settings.provenance_field
+        self.trail = (
+            AuditTrail(settings.audit_dir, compress=settings.audit_compress, warc=settings.audit_warc)
+            if settings.audit_dir is not None
+            else None
+        )
+        self._constant = {
+            "agent": settings.user_agent,
+            "matching": settings.matching,
+            "status_policy": settings.status_policy,
+        }
+        self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
+        crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> Evidence | None:
+        """The crawler's one ``Evidence``, made on first need; None when neither setting asks for it."""
+        if crawler in _EVIDENCE:
+            return _EVIDENCE[crawler]
+        settings = RepSettings.from_mapping(crawler.settings)
+        evidence = cls(crawler, settings) if settings.audit_dir or settings.provenance_field else None
+        _EVIDENCE[crawler] = evidence
+        return evidence
+
+    def fetched(self, origin: str, result: FetchResult, conclusion: Conclusion, change: RulesChange | None) -> None:
+        """One robots.txt fetch attempt (its redirects included): the body, the WARC records, the line."""
+        trail = self.trail
+        if trail is None:
+            return
+        record = conclusion.record
+        if conclusion.robots is not None:  # a body was parsed: it is the evidence
+            trail.store_body(result.body)
+        trail.exchanges(result.exchanges)
+        outcome = "not_modified" if result.hop.not_modified else record.outcome.value
+        validators = record.validators
+        now = time.time()
+        failed = record.outcome.failed and not result.hop.not_modified
+        trail.fetch(
+            {
+                "time": rfc3339(now),
+                "origin": origin,
+                "url": result.exchanges[0].url if result.exchanges else f"{origin}/robots.txt",
+                "status": result.status,
+                "outcome": "unreachable" if record.outcome.failed else outcome,
+                "sha256": record.sha256 if not failed else None,
+                "validators": None
+                if validators is None
+                else {"etag": validators.etag, "last_modified": validators.last_modified},
+                "lifetime": round(record.expires_at - record.fetched_at, 3),
+                "lifetime_source": record.lifetime_source.value if record.lifetime_source is not None else None,
+                "redirects": [exchange.url for exchange in result.exchanges[1:]],
+                "error": conclusion.reason if failed else None,
+                "reason": conclusion.reason,
+                "changed": change.to_dict() if change is not None else None,
+                **self._constant,
+            }
+        )
+
+    def decided(
+        self, request: Request, origin: str | None, kind: str, decision: Decision | None, record: CacheRecord | None
+    ) -> None:
+        """One request decided: its decisions line and, when it goes on, its provenance."""
+        now = time.time()
+        rule = decision.rule if decision is not None else None
+        sha256 = record.sha256 if record is not None else None
+        line = {
+            "time": rfc3339(now),
+            "url": request.url,
+            "origin": origin,
+            "decision": kind,
+            "sha256": sha256,
+            "group": list(decision.group) if decision is not None else None,
+            "rule": {"line": rule.line, "text": rule.text} if rule is not None else None,
+            "reason": decision.reason if decision is not None else kind.replace("_", " "),
+            **self._constant,
+        }
+        if self.trail is not None:
+            self.trail.decision(line)
+        if kind in (ALLOWED, EXEMPT, NOT_CHECKED):
+            request.meta[PROVENANCE_META] = {
+                "decision": kind,
+                "decided_at": line["time"],
+                "sha256": sha256,
+                "fetched_at": rfc3339(record.fetched_at) if record is not None else None,
+                "status": record.status if record is not None else None,
+                "group": line["group"],
+                "rule": line["rule"],
+                **self._constant,
+            }
+
+    def page_seen(self, response: Response, page: PageDirectives) -> None:
+        """The page's directives join its provenance; its pages line waits for :meth:`page_done`."""
+        provenance = response.meta.get(PROVENANCE_META)
+        if isinstance(provenance, dict):
+            provenance["page"] = _page_data(page)
+
+    def dropped(self, response: Response, kind: str) -> None:
+        """Something the callback of ``response`` yielded was dropped because of the page (``kind``)."""
+        if self.trail is not None:
+            counts = self._dropped.get(response)
+            if counts is None:
+                counts = self._dropped[response] = Counter()
+            counts[kind] += 1
+
+    def page_done(self, response: Response, page: PageDirectives | None) -> None:
+        """The callback of ``response`` ended: its pages line, with what was dropped because of it."""
+        if self.trail is None or page is None:
+            return
+        counts = self._dropped.pop(response, None)
+        self.trail.page(
+            {
+                "time": rfc3339(time.time()),
+                "url": response.url,
+                "status": response.status,
+                **_page_data(page),
+                "dropped": dict(counts) if counts else {},
+            }
+        )
+
+    def item_provenance(self, response: Response) -> dict[str, Any] | None:
+        provenance = response.meta.get(PROVENANCE_META)
+        return provenance if isinstance(provenance, dict) else None
+
+    def _on_spider_closed(self, spider: Spider | None = None) -> None:
+        trail = self.trail
+        if trail is not None:
+            trail.close()
+            logger.info(
+                "Audit trail (REP_AUDIT_DIR) written to %(directory)s; ask about a URL with: "
+                "scrapy-robots audit %(directory)s URL",
+                {"directory": trail.directory},
+                extra={"spider": self._crawler.spider},
+            )
+
+
+def _page_data(page: PageDirectives) -> dict[str, Any]:
+    sources = [directive.describe() for directive in page.directives]
+    signals = page.site_signals.items()
+    sources += [f"{purpose}={'yes' if allowed else 'no'} ({page.site_source})" for purpose, allowed in signals]
+    return {
+        "noindex": page.noindex,
+        "nofollow": page.nofollow,
+        "noarchive": page.noarchive,
+        "purposes": {purpose: page.allows(purpose) for purpose in PURPOSES},
+        "sources": sources,
+    }
