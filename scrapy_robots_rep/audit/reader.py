@@ -84,7 +84,7 @@ class AuditDirectory:
 
     def find(self, url: str, at: float | None = None) -> Finding:
         """What happened to ``url`` (by time ``at``, seconds since the epoch, when given)."""
-        needle = b'"url":' + json.dumps(url, ensure_ascii=False).encode("utf-8")
+        needle = json.dumps(url, ensure_ascii=False).encode("utf-8")  # cheap filter; the URL is compared after parsing
         decisions = _by_time(self.lines("decisions", needle), url, at)
         if not decisions:
             return Finding(url, None)

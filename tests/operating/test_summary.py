@@ -55,6 +55,7 @@ REPORT_KEYS = {
     "still_waiting",
     "crawl_delay",
     "delay_applied",
+    "robots_changed",
 }
 
 

@@ -186,6 +186,7 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 0,
                 "crawl_delay": 4.0,
                 "delay_applied": 1.5,
+                "robots_changed": 0,
             },
             {
                 "origin": "https://b.test",
@@ -197,6 +198,7 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 1,
                 "crawl_delay": None,
                 "delay_applied": None,
+                "robots_changed": 0,
             },
         ],
     }

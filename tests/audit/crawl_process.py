@@ -1,0 +1,39 @@
+"""A crawl in a process of its own, for tests that kill it or run two at once.
+
+``python -m tests.audit.crawl_process AUDIT_DIR URL [URL ...]``: requests the URLs one at a time
+with the suite's base settings and ``REP_AUDIT_DIR = AUDIT_DIR``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+from scrapy import Request, Spider
+from scrapy.crawler import AsyncCrawlerProcess
+
+from tests.crawling import BASE_SETTINGS
+
+
+class ListSpider(Spider):
+    name = "list"
+    urls: list[str]
+
+    async def start(self) -> AsyncIterator[Request]:
+        for url in self.urls:
+            yield Request(url, dont_filter=True)
+
+    def parse(self, response: Any) -> Any:
+        yield {"url": response.url}
+
+
+def main(directory: str, urls: list[str]) -> None:
+    settings = {**BASE_SETTINGS, "REP_AUDIT_DIR": directory, "CONCURRENT_REQUESTS": 1, "LOG_LEVEL": "INFO"}
+    process = AsyncCrawlerProcess(settings)
+    process.crawl(ListSpider, urls=urls)
+    process.start()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])

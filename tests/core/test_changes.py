@@ -1,0 +1,56 @@
+"""``compare_rules``: a change is judged on the agent's rules, never on the bytes."""
+
+from __future__ import annotations
+
+from scrapy_robots_rep.core import AgentRules, RobotsTxt
+from scrapy_robots_rep.core.changes import SHOWN_RULES, compare_rules
+
+BEFORE = b"# v1\nUser-agent: *\nDisallow: /a\nAllow: /a/b\nCrawl-delay: 1\n\nUser-agent: other\nDisallow: /\n"
+
+
+def rules(body: bytes, agent: str = "bot") -> AgentRules:
+    return RobotsTxt.parse(body).for_agent(agent)
+
+
+def test_reordered_rules_and_other_comments_are_no_change() -> None:
+    reordered = b"User-agent: other\nDisallow: /\n\n# version 2, tidied\nUser-agent: *\nCrawl-delay: 1\nAllow: /a/b\nDisallow: /a\n"
+    assert compare_rules(rules(BEFORE), rules(reordered)) is None
+    assert compare_rules(rules(BEFORE), rules(BEFORE)) is None
+
+
+def test_another_agents_group_changing_is_no_change_for_this_one() -> None:
+    assert compare_rules(rules(BEFORE), rules(BEFORE.replace(b"Disallow: /\n", b"Allow: /\n"))) is None
+
+
+def test_rules_added_and_removed_are_named_with_their_lines() -> None:
+    after = b"User-agent: *\nDisallow: /c\nAllow: /a/b\nCrawl-delay: 2\nContent-Signal: ai-train=no\n"
+    change = compare_rules(rules(BEFORE), rules(after))
+    assert change is not None
+    assert [(rule.line, rule.text) for rule in change.added] == [(2, "Disallow: /c")]
+    assert [(rule.line, rule.text) for rule in change.removed] == [(3, "Disallow: /a")]
+    assert change.crawl_delay == (1.0, 2.0)
+    assert change.content_signals == ({}, {"ai-train": False})
+    assert change.describe() == (
+        "1 rule added: 'Disallow: /c' (line 2); 1 rule removed: 'Disallow: /a' (line 3); "
+        "crawl delay 1s -> 2s; Content-Signal none -> ai-train=no"
+    )
+
+
+def test_an_allow_becoming_a_disallow_is_a_change() -> None:
+    change = compare_rules(rules(BEFORE), rules(BEFORE.replace(b"Allow: /a/b", b"Disallow: /a/b")))
+    assert change is not None and [rule.text for rule in change.added] == ["Disallow: /a/b"]
+
+
+def test_a_file_turning_into_allow_all_is_a_change() -> None:
+    change = compare_rules(rules(BEFORE), AgentRules.allow_all("robots.txt returned 404"))
+    assert change is not None and change.fixed == (None, True)
+    assert change.describe().startswith("rules -> allow all; 2 rules removed")
+
+
+def test_at_most_five_rules_of_each_kind_are_described() -> None:
+    many = b"User-agent: *\n" + b"".join(b"Disallow: /p%d\n" % number for number in range(8))
+    change = compare_rules(rules(b"User-agent: *\n"), rules(many))
+    assert change is not None and len(change.added) == 8
+    assert change.describe().count("Disallow: /p") == SHOWN_RULES
+    assert change.describe().endswith("and 3 more")
+    assert change.to_dict()["added"][7] == {"line": 9, "text": "Disallow: /p7"}
