@@ -89,6 +89,15 @@ class CrawlReport:
         ))
         return "\n".join(lines)
 
+    def audit_lines(self, directory: str) -> str:
+        """Where the audit trail (``REP_AUDIT_DIR``) is, and how to ask it about a URL the crawl decided."""
+        dropped = [url for report in self.origins.values() for url, _ in report.disallowed]
+        example = dropped[0] if dropped else "URL"
+        return (
+            f"audit trail: {directory}/ (REP_AUDIT_DIR): each robots.txt as received, each fetch, decision and page\n"
+            f"  ask about a URL: scrapy-robots audit {directory} {example}"
+        )
+
     def _page_lines(self, pages: list[PageReport]) -> list[str]:
         """Items kept and dropped, then each page that carried directives: what it said -> what was done."""
         listed = [page for page in pages if page.says_something]

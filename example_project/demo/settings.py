@@ -34,6 +34,10 @@ REP_CRAWL_DELAY_MAX = 5
 REP_PAGE_NOINDEX = "drop"
 REP_PAGE_REL_NOFOLLOW = True
 
+# Keep the evidence (docs/evidence.md): each robots.txt as received, each fetch, each decision and
+# what each page said, as files in audit/; `scrapy-robots audit audit URL` answers for one URL.
+REP_AUDIT_DIR = "audit"
+
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
 LOG_LEVEL = "WARNING"
 TELNETCONSOLE_ENABLED = False

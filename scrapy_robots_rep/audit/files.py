@@ -39,28 +39,39 @@ def encode(record: dict[str, Any]) -> bytes:
 
 
 class JsonLines:
-    """One append-only JSON-lines file of this process. Not thread-safe: the trail holds a lock."""
+    """One append-only JSON-lines file of this process, created on its first line (a process that
+    writes none leaves no file). Not thread-safe: the trail holds a lock."""
 
     def __init__(self, path: Path, compress: bool) -> None:
         self.path = path
-        self._raw: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
-        self._file: IO[bytes] = self._raw
-        if compress:
-            self._file = gzip.GzipFile(fileobj=self._raw, mode="ab")  # type: ignore[assignment]
+        self._compress = compress
+        self._raw: IO[bytes] | None = None
+        self._file: IO[bytes] | None = None
         self._dirty = False
 
     def write(self, record: dict[str, Any]) -> None:
-        self._file.write(encode(record))
+        file = self._file
+        if file is None:
+            file = self._open()
+        file.write(encode(record))
         self._dirty = True
 
     def flush(self) -> None:
-        if self._dirty:
+        if self._dirty and self._file is not None and self._raw is not None:
             self._dirty = False
             self._file.flush()
             if self._file is not self._raw:
                 self._raw.flush()
 
     def close(self) -> None:
-        self._file.close()
-        if self._file is not self._raw:
-            self._raw.close()
+        if self._file is not None and self._raw is not None:
+            self._file.close()
+            if self._file is not self._raw:
+                self._raw.close()
+            self._file = self._raw = None
+
+    def _open(self) -> IO[bytes]:
+        raw: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 - closed by close()
+        file: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="ab") if self._compress else raw  # type: ignore[assignment]
+        self._raw, self._file = raw, file
+        return file

@@ -109,4 +109,3 @@ def render_text(finding: Finding) -> str:
     elif finding.verdict == "fetched":
         lines.append("  page: no pages line (not seen by the page-level middleware)")
     return "\n".join(lines)
-

@@ -1,4 +1,8 @@
-"""``scrapy robots URL [URL ...]``: explain robots.txt decisions with the project's settings."""
+"""``scrapy robots URL [URL ...]``: explain robots.txt decisions with the project's settings.
+
+``scrapy robots --audit [AUDIT_DIR] URL [URL ...]`` says instead what the audit trail holds about
+each URL (``docs/evidence.md``); AUDIT_DIR defaults to the project's ``REP_AUDIT_DIR``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from scrapy_robots_rep.audit import AuditDirectory
+from scrapy_robots_rep.audit.times import parse_rfc3339
+from scrapy_robots_rep.cli.audit import EXIT_FOUND, EXIT_NOT_FOUND, render_findings
 from scrapy_robots_rep.cli.checks import EXIT_ERROR, check_urls, errors, exit_status, require_http_urls
 from scrapy_robots_rep.cli.decision_output import CheckOptions, render_json, render_text
 from scrapy_robots_rep.cli.fetch import fetch_robots
@@ -35,7 +42,10 @@ class RobotsCommand(ScrapyCommand):
             "USER_AGENT, REP_MATCHING, REP_STATUS_POLICY; --agent, --matching and --status-policy "
             "override them) and print for each URL: allowed or disallowed, the group, the deciding "
             "rule with its line number, and the reason. Scrapy's log is off unless --loglevel or "
-            "--logfile is given. Exit status 0: all allowed, 1: some disallowed, 2: usage or fetch error."
+            "--logfile is given. Exit status 0: all allowed, 1: some disallowed, 2: usage or fetch error. "
+            "With --audit, nothing is fetched: say for each URL what the audit trail holds (fetched, dropped "
+            "or never seen, the robots.txt that decided, the rule quoted from the stored copy, what the page "
+            "said); exit status 0: all found, 1: some never seen."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -48,6 +58,14 @@ class RobotsCommand(ScrapyCommand):
             help="what robots.txt's HTTP status means (REP_STATUS_POLICY)",
         )
         parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+        parser.add_argument(
+            "--audit",
+            nargs="?",
+            const="",
+            metavar="AUDIT_DIR",
+            help="answer from the audit trail in AUDIT_DIR (default: REP_AUDIT_DIR) instead of fetching",
+        )
+        parser.add_argument("--at", metavar="TIME", help="with --audit: as of TIME (RFC 3339)")
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """The options become settings; the log stays off unless asked for."""
@@ -72,6 +90,9 @@ class RobotsCommand(ScrapyCommand):
             require_http_urls(args)
         except ValueError as error:
             raise UsageError(str(error), print_help=False) from None
+        if opts.audit is not None:
+            self.exitcode = _audit(opts.audit or rep.audit_dir, args, opts.at, opts.json)
+            return
         urls_by_origin: dict[str, list[str]] = {}
         for url in args:
             origin = origin_of(url)
@@ -91,3 +112,17 @@ class RobotsCommand(ScrapyCommand):
         for message in errors(checks):
             print(message, file=sys.stderr)
         self.exitcode = exit_status(checks)
+
+
+def _audit(directory: str | None, urls: list[str], at: str | None, as_json: bool) -> int:
+    """Answer for ``urls`` from the audit directory; usage errors say what to give."""
+    if not directory:
+        raise UsageError("--audit needs AUDIT_DIR, or REP_AUDIT_DIR in the project's settings", print_help=False)
+    try:
+        moment = parse_rfc3339(at) if at is not None else None
+        audit = AuditDirectory(directory)
+    except (ValueError, FileNotFoundError) as error:
+        raise UsageError(str(error), print_help=False) from None
+    findings = [audit.find(url, moment) for url in urls]
+    print(render_findings(findings, as_json))
+    return EXIT_FOUND if all(finding.found for finding in findings) else EXIT_NOT_FOUND

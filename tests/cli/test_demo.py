@@ -20,10 +20,11 @@ README = (ROOT / "README.md").read_text()
 SCRAPY = str(Path(sys.executable).parent / "scrapy")
 
 
-def crawl(*options: str) -> subprocess.CompletedProcess[str]:
+def crawl(audit: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """The demo crawl, its audit trail written to ``audit`` (not into the example project)."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [SCRAPY, "crawl", "demo", *options],
+        [SCRAPY, "crawl", "demo", "-s", f"REP_AUDIT_DIR={audit}", *options],
         cwd=ROOT / "example_project",
         env=environment,
         capture_output=True,
@@ -45,9 +46,14 @@ def counts(block: str) -> tuple[int, int, int]:
 
 
 @pytest.fixture(scope="module")
-def demo_crawl() -> subprocess.CompletedProcess[str]:
+def demo_audit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("demo") / "audit"
+
+
+@pytest.fixture(scope="module")
+def demo_crawl(demo_audit: Path) -> subprocess.CompletedProcess[str]:
     """One default demo crawl, shared by the tests that read its report."""
-    return crawl()
+    return crawl(demo_audit)
 
 
 def test_demo_report_shows_every_behaviour(demo_crawl):
@@ -88,7 +94,20 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
     assert "cdn" not in blocks
     assert counts(blocks["missing"]) == (2, 0, 0)
     assert counts(blocks["moved"]) == (1, 1, 0)
-    assert re.fullmatch(r"total: 28 allowed, 8 disallowed, \d+ deferred, 0 dropped\n", blocks["total:"])
+    assert re.fullmatch(r"total: 28 allowed, 8 disallowed, \d+ deferred, 0 dropped", blocks["total:"])
+
+
+def test_demo_closes_with_where_its_audit_trail_is(demo_crawl, demo_audit):
+    closing = report_blocks(demo_crawl.stdout)["audit"].splitlines()
+    assert closing[0].startswith(f"audit trail: {demo_audit}/ (REP_AUDIT_DIR)")
+    command = closing[1].split("ask about a URL: ")[1].split()
+    assert command[:3] == ["scrapy-robots", "audit", str(demo_audit)]
+    answer = subprocess.run(
+        [str(Path(sys.executable).parent / "scrapy-robots"), *command[1:]], capture_output=True, text=True, timeout=60
+    )
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.startswith(f"{command[3]}: dropped")
+    assert "(quoted from the stored copy)" in answer.stdout
 
 
 def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
@@ -118,8 +137,8 @@ def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
     assert "items:" not in demo_crawl.stdout.replace(pages, "")  # only pages with directives get a listing
 
 
-def test_legacy_settings_show_the_differences():
-    completed = crawl("-s", "REP_MATCHING=legacy", "-s", "REP_STATUS_POLICY=legacy")
+def test_legacy_settings_show_the_differences(tmp_path):
+    completed = crawl(tmp_path, "-s", "REP_MATCHING=legacy", "-s", "REP_STATUS_POLICY=legacy")
 
     assert completed.returncode == 0, completed.stderr
     blocks = report_blocks(completed.stdout)
@@ -133,7 +152,7 @@ def test_legacy_settings_show_the_differences():
     assert "<- robots.txt returned 403: site closed to robots" in forbidden
 
 
-def test_start_urls_crawl_real_sites_without_the_demo_site(sites):
+def test_start_urls_crawl_real_sites_without_the_demo_site(sites, tmp_path):
     site = sites.start(
         {
             "/robots.txt": text("User-agent: demobot\nDisallow: /secret\n"),
@@ -144,25 +163,27 @@ def test_start_urls_crawl_real_sites_without_the_demo_site(sites):
         }
     )
 
-    completed = crawl("-a", f"start_urls={site.url}/")
+    completed = crawl(tmp_path, "-a", f"start_urls={site.url}/")
 
     assert completed.returncode == 0, completed.stderr
     blocks = report_blocks(completed.stdout)
-    assert set(blocks) == {"robots.txt", site.url, "total:"}
+    assert set(blocks) == {"robots.txt", site.url, "total:", "audit"}
     assert counts(blocks[site.url]) == (2, 1, 0)
     assert f"disallowed {site.url}/secret/a.html  <- line 2: Disallow: /secret" in blocks[site.url]
     assert sorted(site.paths()) == ["/", "/open.html", "/robots.txt"]
     assert site.hits("/")[0].headers["User-Agent"].startswith("demobot/1.0")
 
 
-def comparable(report: str) -> str:
-    """The report without what varies from run to run: ports, deferral counts, spacing."""
+def comparable(report: str, audit: Path | None = None) -> str:
+    """The report without what varies from run to run: ports, deferral counts, spacing, the audit directory."""
+    if audit is not None:
+        report = report.replace(str(audit), "audit")
     report = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1:PORT", report)
     report = re.sub(r"\d+ deferred", "N deferred", report)
     return re.sub(r"requested [\d., ]+ s apart", "requested N s apart", report)
 
 
-def test_readme_shows_the_report_make_demo_prints(demo_crawl):
+def test_readme_shows_the_report_make_demo_prints(demo_crawl, demo_audit):
     [shown] = re.findall(r"^```text\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
 
-    assert comparable(demo_crawl.stdout) == comparable(shown)
+    assert comparable(demo_crawl.stdout, demo_audit) == comparable(shown)

@@ -134,3 +134,6 @@ class DemoSpider(scrapy.Spider):
                     site.page_gaps(origin.name),
                 )
         print(self.report.render(notes))
+        audit_dir = RepSettings.from_mapping(self.settings).audit_dir
+        if audit_dir:
+            print(f"\n{self.report.audit_lines(audit_dir)}")
