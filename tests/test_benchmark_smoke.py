@@ -73,3 +73,10 @@ def test_bench_page_smoke_run_crawls_with_the_middleware_off_on_and_with_the_pyt
 
     assert re.search(r"pages/s\s+off\s+\d+\s+on\s+\d+ \([\d.]+\)\s+on, Python search\s+\d+ \([\d.]+\)", report), report
     assert re.search(r"^parser: a 50 KB page: [\d.]+ ms$", report, re.MULTILINE), report
+
+
+def test_bench_audit_smoke_run_crawls_with_the_audit_trail_off_and_on(clone: Path) -> None:
+    report = run(clone, "bench_audit.py")
+
+    assert re.search(r"^whole process\s+[\d.]+\s+[\d.]+\s+[\d.]+$", report, re.MULTILINE), report
+    assert re.search(r"^crawl only\s+[\d.]+\s+[\d.]+\s+[\d.]+$", report, re.MULTILINE), report
