@@ -159,9 +159,7 @@ class CrawlingSpider(Spider):
             if wave.pause:
                 await asyncio.sleep(wave.pause)
             for spec in wave.requests:
-                yield self.track(
-                    Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self)
-                )
+                yield self.track(Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self))
 
     def track(self, request: Request) -> Request:
         """Count ``request`` in its wave and record its outcome (it needs this spider's callbacks)."""
