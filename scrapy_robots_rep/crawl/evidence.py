@@ -21,7 +21,7 @@ from scrapy import signals as scrapy_signals
 from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.times import rfc3339
 from scrapy_robots_rep.core.page import PURPOSES
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.core.page import PageDirectives
     from scrapy_robots_rep.policy.record_cache import CacheRecord
     from scrapy_robots_rep.policy.records import Conclusion, FetchResult
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger("scrapy_robots_rep")
 
@@ -73,7 +74,7 @@ class Evidence:
         """The crawler's one ``Evidence``, made on first need; None when neither setting asks for it."""
         if crawler in _EVIDENCE:
             return _EVIDENCE[crawler]
-        settings = RepSettings.from_mapping(crawler.settings)
+        settings = rep_settings(crawler.settings)
         evidence = cls(crawler, settings) if settings.audit_dir or settings.provenance_field else None
         _EVIDENCE[crawler] = evidence
         return evidence
