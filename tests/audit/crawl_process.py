@@ -1,7 +1,8 @@
 """A crawl in a process of its own, for tests that kill it or run two at once.
 
-``python -m tests.audit.crawl_process AUDIT_DIR URL [URL ...]``: requests the URLs one at a time
-with the suite's base settings and ``REP_AUDIT_DIR = AUDIT_DIR``.
+``python -m tests.audit.crawl_process [--compress] AUDIT_DIR URL [URL ...]``: requests the URLs
+one at a time with the suite's base settings and ``REP_AUDIT_DIR = AUDIT_DIR`` (and
+``REP_AUDIT_COMPRESS`` with ``--compress``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,20 @@ class ListSpider(Spider):
         yield {"url": response.url}
 
 
-def main(directory: str, urls: list[str]) -> None:
-    settings = {**BASE_SETTINGS, "REP_AUDIT_DIR": directory, "CONCURRENT_REQUESTS": 1, "LOG_LEVEL": "INFO"}
+def main(arguments: list[str]) -> None:
+    compress = arguments[:1] == ["--compress"]
+    directory, *urls = arguments[compress:]
+    settings = {
+        **BASE_SETTINGS,
+        "REP_AUDIT_DIR": directory,
+        "REP_AUDIT_COMPRESS": compress,
+        "CONCURRENT_REQUESTS": 1,
+        "LOG_LEVEL": "INFO",
+    }
     process = AsyncCrawlerProcess(settings)
     process.crawl(ListSpider, urls=urls)
     process.start()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    main(sys.argv[1:])

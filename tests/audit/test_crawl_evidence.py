@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +22,7 @@ from tests.audit.files import lines
 from tests.crawling import AGENT, crawl
 from tests.sites import Reply, Sites, redirect, text
 
+ROOT = Path(__file__).resolve().parents[2]
 # A byte order mark, CRLF line ends and non-ASCII text: stored byte for byte, quoted by line.
 ROBOTS = (
     "\ufeff# Règles du site — ünïcode\r\n"
@@ -176,6 +179,18 @@ async def test_the_audit_command_answers_for_a_crawl(sites: Sites, tmp_path: Pat
     assert answer["verdict"] == "fetched" and answer["decision"]["decision"] == "allowed"
     assert answer["robots_txt"]["fetch"]["status"] == 200
     assert Path(answer["robots_txt"]["path"]).read_bytes() == ROBOTS
+
+    # Inside a project: scrapy robots --audit, the same answer.
+    project = subprocess.run(
+        [str(Path(sys.executable).parent / "scrapy"), "robots", "--audit", str(audit), f"{site.url}/private/secret"],
+        cwd=ROOT / "example_project",
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert project.returncode == 0, project.stderr
+    assert "rule: line 4: 'Disallow: /private' (quoted from the stored copy)" in project.stdout
 
     assert audit_main([str(audit), f"{site.url}/never"]) == 1
     assert capsys.readouterr().out.strip() == f"{site.url}/never: never seen"
