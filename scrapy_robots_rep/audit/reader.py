@@ -75,21 +75,22 @@ class AuditDirectory:
         if not self.directory.is_dir():
             raise FileNotFoundError(f"{self.directory} is not an audit directory (REP_AUDIT_DIR): no such directory")
 
-    def lines(self, name: str, contains: bytes | None = None) -> Iterator[dict[str, Any]]:
-        """The lines of every ``<name>.*.jsonl[.gz]`` file; with ``contains``, only lines holding those bytes."""
+    def lines(self, name: str, contains: str | None = None) -> Iterator[dict[str, Any]]:
+        """The lines of every ``<name>.*.jsonl[.gz]`` file; with ``contains``, only lines that may hold
+        that string value (as JSON writes it, escaped or not: a cheap filter before parsing)."""
+        needles = _needles(contains) if contains is not None else ()
         for path in sorted(self.directory.glob(f"{name}.*.jsonl*")):
             for raw in _raw_lines(path):
-                if contains is None or contains in raw:
+                if not needles or any(needle in raw for needle in needles):
                     yield json.loads(raw)
 
     def find(self, url: str, at: float | None = None) -> Finding:
         """What happened to ``url`` (by time ``at``, seconds since the epoch, when given)."""
-        needle = json.dumps(url, ensure_ascii=False).encode("utf-8")  # cheap filter; the URL is compared after parsing
-        decisions = _by_time(self.lines("decisions", needle), url, at)
+        decisions = _by_time(self.lines("decisions", url), url, at)
         if not decisions:
             return Finding(url, None)
         decision = decisions[-1]
-        pages = _by_time(self.lines("pages", needle), url, at)
+        pages = _by_time(self.lines("pages", url), url, at)
         page = pages[-1] if pages else None
         sha256 = decision.get("sha256")
         if sha256 is None:
@@ -105,13 +106,18 @@ class AuditDirectory:
         sha256 = decision["sha256"]
         decided = parse_rfc3339(decision["time"])
         best: tuple[float, dict[str, Any]] | None = None
-        for fetch in self.lines("fetches", sha256.encode("ascii")):
+        for fetch in self.lines("fetches", sha256):
             if fetch.get("sha256") != sha256 or fetch.get("origin") != decision.get("origin"):
                 continue
             when = parse_rfc3339(fetch["time"])
             if when <= decided and (best is None or when > best[0]):
                 best = (when, fetch)
         return best[1] if best is not None else None
+
+
+def _needles(value: str) -> tuple[bytes, ...]:
+    """``value`` as a JSON string, in ASCII with escapes and in UTF-8."""
+    return tuple({json.dumps(value).encode("ascii"), json.dumps(value, ensure_ascii=False).encode("utf-8")})
 
 
 def _by_time(lines: Iterator[dict[str, Any]], url: str, at: float | None) -> list[dict[str, Any]]:

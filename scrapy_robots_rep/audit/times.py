@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import math
+import time
 from datetime import datetime, timezone
+
+_second: tuple[int, str] = (0, "1970-01-01T00:00:00")
+"""The last whole second formatted: a crawl writes many lines a second (a tuple: replaced whole)."""
 
 
 def rfc3339(timestamp: float) -> str:
     """``timestamp`` (seconds since the epoch) as ``2026-11-26T06:40:12.345Z``."""
-    moment = datetime.fromtimestamp(timestamp, timezone.utc)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    global _second
+    second = math.floor(timestamp)
+    cached = _second
+    if cached[0] != second:
+        cached = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{cached[1]}.{min(int((timestamp - second) * 1000), 999):03d}Z"
 
 
 def parse_rfc3339(text: str) -> float:
