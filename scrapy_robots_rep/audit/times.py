@@ -11,13 +11,31 @@ _second: tuple[int, str] = (0, "1970-01-01T00:00:00")
 
 
 def rfc3339(timestamp: float) -> str:
-    """``timestamp`` (seconds since the epoch) as ``2026-11-26T06:40:12.345Z``."""
+    """``timestamp`` (seconds since the epoch) as ``2026-11-26T06:40:12.345Z``.
+
+    Made for the times lines are written, which mostly fall in the second of the line before;
+    :func:`any_rfc3339` formats other times without touching that one cached second.
+    """
     global _second
     second = math.floor(timestamp)
     cached = _second
     if cached[0] != second:
-        cached = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-    return f"{cached[1]}.{min(int((timestamp - second) * 1000), 999):03d}Z"
+        cached = _second = (second, _whole_second(second))
+    return _with_milliseconds(cached[1], timestamp - second)
+
+
+def any_rfc3339(timestamp: float) -> str:
+    """Like :func:`rfc3339`, for a time of its own (a fetch time, told beside the lines' times)."""
+    second = math.floor(timestamp)
+    return _with_milliseconds(_whole_second(second), timestamp - second)
+
+
+def _whole_second(second: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+
+
+def _with_milliseconds(whole: str, fraction: float) -> str:
+    return f"{whole}.{min(int(fraction * 1000), 999):03d}Z"
 
 
 def parse_rfc3339(text: str) -> float:

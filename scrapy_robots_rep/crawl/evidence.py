@@ -19,7 +19,7 @@ from weakref import WeakKeyDictionary
 from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep.audit import AuditTrail
-from scrapy_robots_rep.audit.times import rfc3339
+from scrapy_robots_rep.audit.times import any_rfc3339, rfc3339
 from scrapy_robots_rep.core.page import PURPOSES
 from scrapy_robots_rep.crawl.settings import rep_settings
 
@@ -138,7 +138,7 @@ class Evidence:
                 "decision": kind,
                 "decided_at": line["time"],
                 "sha256": sha256,
-                "fetched_at": rfc3339(record.fetched_at) if record is not None else None,
+                "fetched_at": any_rfc3339(record.fetched_at) if record is not None else None,
                 "status": record.status if record is not None else None,
                 "group": line["group"],
                 "rule": line["rule"],
