@@ -14,6 +14,8 @@ from scrapy_robots_rep.core.page import PageDirectives
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.addon import Addon
+    from scrapy_robots_rep.audit import AuditDirectory
+    from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Addon",
     "AgentRules",
+    "AuditDirectory",
     "Decision",
     "MemoryStore",
     "PageDirectives",
@@ -38,11 +41,14 @@ __all__ = [
     "RobotsTxt",
     "RobotsUnreachable",
     "Rule",
+    "RulesChange",
     "SharedStore",
 ]
 
 _LAZY_NAMES = {
     "Addon": "scrapy_robots_rep.addon",
+    "AuditDirectory": "scrapy_robots_rep.audit",
+    "RulesChange": "scrapy_robots_rep.core.changes",
     "MemoryStore": "scrapy_robots_rep.stores",
     "PageDirectivesMiddleware": "scrapy_robots_rep.page.middleware",
     "RedisStore": "scrapy_robots_rep.stores",

@@ -16,6 +16,7 @@ import pytest_twisted
 from warcio.archiveiterator import ArchiveIterator
 
 from scrapy_robots_rep.audit.times import parse_rfc3339
+from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.cli.audit import audit_main
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.audit.files import lines
@@ -191,6 +192,10 @@ async def test_the_audit_command_answers_for_a_crawl(sites: Sites, tmp_path: Pat
     )
     assert project.returncode == 0, project.stderr
     assert "rule: line 4: 'Disallow: /private' (quoted from the stored copy)" in project.stdout
+
+    # python -m scrapy_robots_rep audit: the same command.
+    assert main(["audit", str(audit), f"{site.url}/private/secret", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["robots_txt"]["rule_quoted"] == "Disallow: /private"
 
     assert audit_main([str(audit), f"{site.url}/never"]) == 1
     assert capsys.readouterr().out.strip() == f"{site.url}/never: never seen"
