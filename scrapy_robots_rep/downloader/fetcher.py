@@ -104,23 +104,17 @@ class RobotsFetcher:
             stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             stats.inc_value(f"rep/robots/status/{response.status}")
             address = _address(response)
-            exchanges.append(
-                Exchange(
-                    url,
-                    started,
-                    _pairs(response.request.headers if response.request is not None else request.headers),
-                    response.status,
-                    _pairs(response.headers),
-                    response.body,
-                    address,
-                )
-            )
+            sent = _pairs(response.request.headers if response.request is not None else request.headers)
             if origin_address is None:
                 origin_address = address
             elif (internal := internal_redirect(origin_address, address)) is not None:
-                # Reached by a name that resolved to an internal address: its answer is not used.
+                # Reached by a name that resolved to an internal address: its answer is neither used nor kept.
                 logger.info("%s", internal.reason, extra={"spider": self._crawler.spider})
+                exchanges.append(Exchange(url, started, sent, address=address, error=internal.reason))
                 return FetchResult(origin, internal, exchanges=tuple(exchanges))
+            exchanges.append(
+                Exchange(url, started, sent, response.status, _pairs(response.headers), response.body, address)
+            )
             location = response.headers.get(b"Location")
             hop = self._policy.judge_response(
                 response.status,
