@@ -164,12 +164,14 @@ class Evidence:
         if self.trail is None or page is None:
             return
         counts = self._dropped.pop(response, None)
+        provenance = response.meta.get(PROVENANCE_META)
+        said = provenance.get("page") if isinstance(provenance, dict) else None
         self.trail.page(
             {
                 "time": rfc3339(time.time()),
                 "url": response.url,
                 "status": response.status,
-                **_page_data(page),
+                **(said if said is not None else _page_data(page)),
                 "dropped": dict(counts) if counts else {},
             }
         )
