@@ -8,6 +8,7 @@ process (``getrusage(RUSAGE_CHILDREN)``) and of its crawl alone (spider opened t
 measured in the process), the median of the rounds, and on/off.
 
     python benchmarks/bench_audit.py             # 20,000 pages over 200 origins, 5 rounds
+    python benchmarks/bench_audit.py --pages 5000 --rounds 4   # shorter, on a busy machine
     python benchmarks/bench_audit.py --smoke     # a tiny run to check that it works
 """
 
@@ -72,14 +73,14 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="200 pages over 20 origins, one round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the two crawls")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
-    parser.add_argument("--pages", type=int, default=20_000, help=argparse.SUPPRESS)
+    parser.add_argument("--pages", type=int, default=20_000, help="pages per crawl (default: %(default)s)")
     parser.add_argument("--bases", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child_crawl(args.child, args.bases.split(","), args.pages)
         return
 
-    origins, pages, rounds = (20, 200, 1) if args.smoke else (200, 20_000, args.rounds)
+    origins, pages, rounds = (20, 200, 1) if args.smoke else (200, args.pages, args.rounds)
     sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
     process_cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
     crawl_cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
