@@ -1,11 +1,12 @@
 """``Evidence``: the audit trail and provenance of one crawl (``docs/evidence.md``).
 
-One instance per crawler, shared by the robots.txt middleware (fetches and decisions) and the
-page-level middleware (pages and items); it turns Scrapy's objects into the plain lines the
-:class:`~scrapy_robots_rep.audit.AuditTrail` writes, and puts each allowed request's
-provenance in ``request.meta["robots_provenance"]`` (a response's meta is its request's).
-It exists only when ``REP_AUDIT_DIR`` or ``REP_PROVENANCE_FIELD`` is set: otherwise nothing of
-this runs per request.
+One instance per crawler. It is a sink of the crawl's :class:`~scrapy_robots_rep.crawl.outcomes.Outcomes`
+(how each request and robots.txt fetch ended: the ``decisions`` and ``fetches`` lines), and the
+page-level middleware tells it what each page said (the ``pages`` lines). It turns Scrapy's
+objects into the plain lines the :class:`~scrapy_robots_rep.audit.AuditTrail` writes, and puts
+each allowed request's provenance in ``request.meta["robots_provenance"]`` (a response's meta is
+its request's). It exists only when ``REP_AUDIT_DIR`` or ``REP_PROVENANCE_FIELD`` is set:
+otherwise nothing of this runs per request.
 """
 
 from __future__ import annotations
@@ -20,7 +21,16 @@ from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.times import any_rfc3339, rfc3339
+from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.crawl.outcomes import (
+    FetchEnded,
+    Outcomes,
+    OutcomeSink,
+    PageDropped,
+    RequestEnded,
+    RequestOutcome,
+)
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
@@ -28,7 +38,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-    from scrapy_robots_rep.core import Decision
     from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.core.page import PageDirectives
     from scrapy_robots_rep.policy.record_cache import CacheRecord
@@ -40,22 +49,19 @@ logger = logging.getLogger("scrapy_robots_rep")
 PROVENANCE_META = "robots_provenance"
 """``request.meta`` / ``response.meta`` key of a request's provenance mapping."""
 
-ALLOWED = "allowed"
-DISALLOWED = "disallowed"
-DROPPED_UNREACHABLE = "dropped_unreachable"
-REFUSED_PURPOSES = "refused_purposes"
 EXEMPT = "exempt"
 NOT_CHECKED = "not_checked"
+"""The ``decision`` of a request the middleware let through unchecked (besides the request outcomes)."""
+_GOES_ON = frozenset({RequestOutcome.ALLOWED.value, EXEMPT, NOT_CHECKED})
 
 _EVIDENCE: WeakKeyDictionary[Crawler, Evidence | None] = WeakKeyDictionary()
 
 
-class Evidence:
+class Evidence(OutcomeSink):
     """Writes the crawl's audit lines and attaches provenance; see the module docstring."""
 
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
-        self.provenance_field = settings.provenance_field
         self.trail = (
             AuditTrail(settings.audit_dir, compress=settings.audit_compress, warc=settings.audit_warc)
             if settings.audit_dir is not None
@@ -77,7 +83,36 @@ class Evidence:
         settings = rep_settings(crawler.settings)
         evidence = cls(crawler, settings) if settings.audit_dir or settings.provenance_field else None
         _EVIDENCE[crawler] = evidence
+        if evidence is not None:
+            Outcomes.of(crawler).add_sink(evidence)
         return evidence
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        outcome = ended.outcome
+        if outcome is RequestOutcome.DEFERRED:
+            return
+        decision = ended.decision
+        if outcome is RequestOutcome.ALLOWED and ended.record is not None:
+            decision = ended.record.rules.explain(ended.request.url)
+        elif outcome is RequestOutcome.DROPPED_UNREACHABLE:
+            decision = Decision(False, None, (), ended.reason)
+        self.decided(ended.request, ended.origin, outcome.value, decision, ended.record)
+
+    def request_unchecked(self, request: Request, exempt: bool) -> None:
+        self.decided(request, None, EXEMPT if exempt else NOT_CHECKED, None, None)
+
+    def fetch_ended(self, ended: FetchEnded) -> None:
+        if ended.result is not None:  # a fetch of this process (not a record another one shared)
+            self.fetched(ended.origin, ended.result, ended.conclusion, ended.change)
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        """Something a page's callback yielded was dropped because of the page: counted for its pages line."""
+        if self.trail is None:
+            return
+        counts = self._dropped.get(dropped.response)
+        if counts is None:
+            counts = self._dropped[dropped.response] = Counter()
+        counts[f"{'requests' if dropped.request is not None else 'items'}/{dropped.kind}"] += 1
 
     def fetched(self, origin: str, result: FetchResult, conclusion: Conclusion, change: RulesChange | None) -> None:
         """One robots.txt fetch attempt (its redirects included): the body, the WARC records, the line."""
@@ -133,7 +168,7 @@ class Evidence:
         }
         if self.trail is not None:
             self.trail.decision(line)
-        if kind in (ALLOWED, EXEMPT, NOT_CHECKED):
+        if kind in _GOES_ON:
             request.meta[PROVENANCE_META] = {
                 "decision": kind,
                 "decided_at": line["time"],
@@ -151,14 +186,6 @@ class Evidence:
         if isinstance(provenance, dict):
             provenance["page"] = _page_data(page)
 
-    def dropped(self, response: Response, kind: str) -> None:
-        """Something the callback of ``response`` yielded was dropped because of the page (``kind``)."""
-        if self.trail is not None:
-            counts = self._dropped.get(response)
-            if counts is None:
-                counts = self._dropped[response] = Counter()
-            counts[kind] += 1
-
     def page_done(self, response: Response, page: PageDirectives | None) -> None:
         """The callback of ``response`` ended: its pages line, with what was dropped because of it."""
         if self.trail is None or page is None:
@@ -175,10 +202,6 @@ class Evidence:
                 "dropped": dict(counts) if counts else {},
             }
         )
-
-    def item_provenance(self, response: Response) -> dict[str, Any] | None:
-        provenance = response.meta.get(PROVENANCE_META)
-        return provenance if isinstance(provenance, dict) else None
 
     def _on_spider_closed(self, spider: Spider | None = None) -> None:
         trail = self.trail

@@ -24,6 +24,7 @@ from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import Effect, PageDirectives
 from scrapy_robots_rep.crawl.evidence import PROVENANCE_META, Evidence
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
@@ -54,9 +55,10 @@ class PageDirectivesMiddleware:
             raise NotConfigured("REP_PAGE_DIRECTIVES is False")
         self.settings = settings
         self.agent = settings.user_agent
+        self._outcomes = Outcomes.of(crawler)
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
-        self.evidence = Evidence.of(crawler)
-        self._provenance_field = self.evidence.provenance_field if self.evidence is not None else None
+        self._evidence = Evidence.of(crawler)
+        self._provenance_field = settings.provenance_field
         self._warned: set[type] = set()
 
     @classmethod
@@ -81,9 +83,9 @@ class PageDirectivesMiddleware:
 
     def _page_done(self, response: Response) -> None:
         """The callback's output is exhausted: the audit trail's pages line, with what was dropped."""
-        if self.evidence is not None:
+        if self._evidence is not None:
             page = response.meta.get(META_KEY)
-            self.evidence.page_done(response, page if isinstance(page, PageDirectives) else None)
+            self._evidence.page_done(response, page if isinstance(page, PageDirectives) else None)
 
     def _processed(self, output: Any, response: Response) -> Any:
         if isinstance(output, Request):
@@ -96,11 +98,11 @@ class PageDirectivesMiddleware:
         if signals:
             page = page.with_site_signals(signals)
         response.meta[META_KEY] = page
-        if self.evidence is not None:
-            self.evidence.page_seen(response, page)
+        if self._evidence is not None:
+            self._evidence.page_seen(response, page)
         if page.directives:
             for effect in page.restricted:
-                self._count(f"directive/{effect.value}")
+                self._outcomes.count(f"rep/page/directive/{effect.value}")
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         if response is None or request.meta.get("dont_obey_robotstxt"):
@@ -146,9 +148,8 @@ class PageDirectivesMiddleware:
             item[name] = dict(provenance)
             return
         if ItemAdapter.is_item(item):
-            adapter = ItemAdapter(item)
             try:
-                adapter[name] = dict(provenance)
+                ItemAdapter(item)[name] = dict(provenance)
                 return
             except KeyError:
                 pass
@@ -182,17 +183,7 @@ class PageDirectivesMiddleware:
         return canonicalize_url(request.url) in urls
 
     def _drop_request(self, request: Request, response: Response, kind: str, why: str | None) -> None:
-        self._count(f"requests_dropped/{kind}")
-        if self.evidence is not None:
-            self.evidence.dropped(response, f"requests/{kind}")
-        logger.debug("Dropped request %s yielded by %s: %s", request.url, response.url, why)
+        self._outcomes.page_dropped(response, kind, why, request)
 
     def _drop_item(self, response: Response, kind: str, why: str | None) -> None:
-        self._count(f"items_dropped/{kind}")
-        if self.evidence is not None:
-            self.evidence.dropped(response, f"items/{kind}")
-        logger.debug("Dropped an item from %s: %s", response.url, why)
-
-    def _count(self, key: str) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(f"rep/page/{key}")
+        self._outcomes.page_dropped(response, kind, why)

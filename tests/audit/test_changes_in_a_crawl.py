@@ -71,4 +71,4 @@ async def test_only_a_real_change_is_reported(sites: Sites, tmp_path: Path) -> N
         f"robots.txt of {site.url} changed for testbot/1.0 (+http://example.test/bot): "
         "1 rule added: 'Disallow: /newly-closed' (line 6)"
     )
-    assert result.messages(logging.INFO, f"robots.txt changed during the crawl for 1 origins: {site.url}")
+    assert result.messages(logging.INFO, f"robots.txt changed during the crawl for 1 origin: {site.url}")
