@@ -123,17 +123,16 @@ class Evidence(OutcomeSink):
         if conclusion.robots is not None:  # a body was parsed: it is the evidence
             trail.store_body(result.body)
         trail.exchanges(result.exchanges)
-        outcome = "not_modified" if result.hop.not_modified else record.outcome.value
+        failed = record.outcome.failed
+        outcome = "unreachable" if failed else "not_modified" if result.hop.not_modified else record.outcome.value
         validators = record.validators
-        now = time.time()
-        failed = record.outcome.failed and not result.hop.not_modified
         trail.fetch(
             {
-                "time": rfc3339(now),
+                "time": rfc3339(time.time()),
                 "origin": origin,
                 "url": result.exchanges[0].url if result.exchanges else f"{origin}/robots.txt",
                 "status": result.status,
-                "outcome": "unreachable" if record.outcome.failed else outcome,
+                "outcome": outcome,
                 "sha256": record.sha256 if not failed else None,
                 "validators": None
                 if validators is None
