@@ -38,18 +38,26 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"))
 non-ASCII escaped, is the encoder's fastest path."""
 
 
-def encode(record: dict[str, Any]) -> bytes:
-    """One JSON line: compact, ASCII, ending in a newline (JSON escapes any newline inside)."""
-    return (_ENCODER.encode(record) + "\n").encode("ascii")
+def encode(record: dict[str, Any], common: str = "") -> bytes:
+    """One JSON line: compact, ASCII, ending in a newline (JSON escapes any newline inside);
+    ``common`` is :func:`common_fields` of fields every line of a file ends with."""
+    text = _ENCODER.encode(record)
+    return (text[:-1] + common if common else text + "\n").encode("ascii")
+
+
+def common_fields(fields: dict[str, Any]) -> str:
+    """``fields`` encoded once, to end every line of a file with (see :func:`encode`)."""
+    return "," + _ENCODER.encode(fields)[1:] + "\n" if fields else ""
 
 
 class JsonLines:
     """One append-only JSON-lines file of this process, created on its first line (a process that
     writes none leaves no file). Not thread-safe: the trail holds a lock."""
 
-    def __init__(self, path: Path, compress: bool) -> None:
+    def __init__(self, path: Path, compress: bool, common: dict[str, Any] | None = None) -> None:
         self.path = path
         self._compress = compress
+        self._common = common_fields(common or {})
         self._raw: IO[bytes] | None = None
         self._file: IO[bytes] | None = None
         self._dirty = False
@@ -58,7 +66,7 @@ class JsonLines:
         file = self._file
         if file is None:
             file = self._open()
-        file.write(encode(record))
+        file.write(encode(record, self._common))
         self._dirty = True
 
     def flush(self) -> None:

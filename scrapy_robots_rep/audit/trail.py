@@ -19,6 +19,9 @@ from scrapy_robots_rep.audit.warc import WarcWriter, warc_path
 if TYPE_CHECKING:
     from scrapy_robots_rep.policy.records import Exchange
 
+COMMON = ("fetches", "decisions")
+"""The files whose lines end with the trail's common fields."""
+
 FLUSH_INTERVAL = 0.5
 """Seconds between flushes of the JSON-lines files."""
 
@@ -26,13 +29,26 @@ FLUSH_INTERVAL = 0.5
 class AuditTrail:
     """The files one process writes into an audit directory (``docs/evidence.md``)."""
 
-    def __init__(self, directory: str | Path, *, compress: bool = False, warc: bool = False) -> None:
+    def __init__(
+        self,
+        directory: str | Path,
+        *,
+        compress: bool = False,
+        warc: bool = False,
+        common: dict[str, Any] | None = None,
+    ) -> None:
+        """``common``: fields that end every line of ``fetches`` and ``decisions`` (the crawl's agent and modes)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         tag = process_tag()
         self.bodies = BodyStore(self.directory / ROBOTS_DIR)
         self._lock = threading.Lock()
-        self._files = {name: JsonLines(lines_path(self.directory, name, tag, compress), compress) for name in NAMES}
+        self._files = {
+            name: JsonLines(
+                lines_path(self.directory, name, tag, compress), compress, common if name in COMMON else None
+            )
+            for name in NAMES
+        }
         self._fetches = self._files["fetches"]
         self._decisions = self._files["decisions"]
         self._pages = self._files["pages"]

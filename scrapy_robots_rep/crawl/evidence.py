@@ -54,6 +54,8 @@ NOT_CHECKED = "not_checked"
 """The ``decision`` of a request the middleware let through unchecked (besides the request outcomes)."""
 _GOES_ON = frozenset({RequestOutcome.ALLOWED.value, EXEMPT, NOT_CHECKED})
 
+_FETCH_TIMES_KEPT = 4096
+
 _EVIDENCE: WeakKeyDictionary[Crawler, Evidence | None] = WeakKeyDictionary()
 
 
@@ -62,17 +64,23 @@ class Evidence(OutcomeSink):
 
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
-        self.trail = (
-            AuditTrail(settings.audit_dir, compress=settings.audit_compress, warc=settings.audit_warc)
-            if settings.audit_dir is not None
-            else None
-        )
         self._constant = {
             "agent": settings.user_agent,
             "matching": settings.matching,
             "status_policy": settings.status_policy,
         }
+        self.trail = (
+            AuditTrail(
+                settings.audit_dir,
+                compress=settings.audit_compress,
+                warc=settings.audit_warc,
+                common=self._constant,
+            )
+            if settings.audit_dir is not None
+            else None
+        )
         self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
+        self._fetch_times: dict[float, str] = {}
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
 
     @classmethod
@@ -143,7 +151,6 @@ class Evidence(OutcomeSink):
                 "error": conclusion.reason if failed else None,
                 "reason": conclusion.reason,
                 "changed": change.to_dict() if change is not None else None,
-                **self._constant,
             }
         )
 
@@ -163,7 +170,6 @@ class Evidence(OutcomeSink):
             "group": list(decision.group) if decision is not None else None,
             "rule": {"line": rule.line, "text": rule.text} if rule is not None else None,
             "reason": decision.reason if decision is not None else kind.replace("_", " "),
-            **self._constant,
         }
         if self.trail is not None:
             self.trail.decision(line)
@@ -172,12 +178,21 @@ class Evidence(OutcomeSink):
                 "decision": kind,
                 "decided_at": line["time"],
                 "sha256": sha256,
-                "fetched_at": any_rfc3339(record.fetched_at) if record is not None else None,
+                "fetched_at": self._fetch_time(record.fetched_at) if record is not None else None,
                 "status": record.status if record is not None else None,
                 "group": line["group"],
                 "rule": line["rule"],
                 **self._constant,
             }
+
+    def _fetch_time(self, fetched_at: float) -> str:
+        """A fetch time as text, formatted once per fetch (a few thousand kept)."""
+        text = self._fetch_times.get(fetched_at)
+        if text is None:
+            if len(self._fetch_times) >= _FETCH_TIMES_KEPT:
+                self._fetch_times.clear()
+            text = self._fetch_times[fetched_at] = any_rfc3339(fetched_at)
+        return text
 
     def page_seen(self, response: Response, page: PageDirectives) -> None:
         """The page's directives join its provenance; its pages line waits for :meth:`page_done`."""
@@ -214,7 +229,19 @@ class Evidence(OutcomeSink):
             )
 
 
+_NOTHING_SAID: dict[str, Any] = {
+    "noindex": False,
+    "nofollow": False,
+    "noarchive": False,
+    "purposes": dict.fromkeys(PURPOSES, True),
+    "sources": [],
+}
+"""What a page without directives or site signals says (most pages): one shared, read-only mapping."""
+
+
 def _page_data(page: PageDirectives) -> dict[str, Any]:
+    if not page.directives and not page.site_signals:
+        return _NOTHING_SAID
     sources = [directive.describe() for directive in page.directives]
     signals = page.site_signals.items()
     sources += [f"{purpose}={'yes' if allowed else 'no'} ({page.site_source})" for purpose, allowed in signals]
