@@ -2,7 +2,7 @@
 
 A mode says how lines are read (leniently or not), grouped, chosen for an
 agent, how the configured agent is reduced, how URL paths are normalised, how
-a group's rules are ranked, and which reason a decision by a rule gets. Adding
+a group's rules are matched, and which reason a decision by a rule gets. Adding
 a mode means adding one ``MatchingMode`` here and listing it in ``MATCHING_MODES``.
 """
 
@@ -16,7 +16,7 @@ from scrapy_robots_rep.core.agents import product_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import Directive
 from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, normalise_rfc9309_escapes
-from scrapy_robots_rep.core.rule_index import Entry, RuleRow, rank_legacy, rank_rfc9309
+from scrapy_robots_rep.core.rule_index import FirstMatch, LongestMatch, RuleRow, RuleTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,8 @@ class MatchingMode:
     """A URL's path and query as compared with patterns."""
     normalise_plain: Callable[[str], str]
     """``normalise`` of a path and query ``paths.plain_url_path`` matched (a shortcut)."""
-    rank: Callable[[Iterable[RuleRow]], list[Entry]]
-    """A group's rules as entries in the order they are tried; the first match decides."""
+    table: Callable[[Iterable[RuleRow]], RuleTable]
+    """A group's rules as a table: its deciding entry for a path, and its entries in the order they are tried."""
     rule_reason: str
     """The reason of a decision made by a rule."""
     robots_txt_allowed: bool
@@ -70,7 +70,7 @@ RFC9309 = MatchingMode(
     agent_problem=_rfc9309_agent_problem,
     normalise=normalise_rfc9309,
     normalise_plain=normalise_rfc9309_escapes,
-    rank=rank_rfc9309,
+    table=LongestMatch,
     rule_reason="longest match",
     robots_txt_allowed=True,
 )
@@ -84,7 +84,7 @@ LEGACY = MatchingMode(
     agent_problem=_legacy_agent_problem,
     normalise=normalise_legacy,
     normalise_plain=normalise_legacy,
-    rank=rank_legacy,
+    table=FirstMatch,
     rule_reason="first match",
     robots_txt_allowed=False,
 )

@@ -59,7 +59,6 @@ class SourceKind(Enum):
 
     META = "meta"
     HEADER = "header"
-    ROBOTS_TXT = "robots.txt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +72,7 @@ class Source:
     def __str__(self) -> str:
         if self.kind is SourceKind.META:
             return f"{self.text} in the {'head' if self.in_head else 'body'}"
-        if self.kind is SourceKind.HEADER:
-            return f"header {self.text}"
-        return self.text
+        return f"header {self.text}"
 
 
 @dataclass(frozen=True, slots=True)
