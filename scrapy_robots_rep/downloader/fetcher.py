@@ -1,4 +1,4 @@
-"""``RobotsFetcher``: one origin's robots.txt, fetched through Scrapy's engine.
+"""``RobotsFetcher``: one origin's robots.txt, fetched through Scrapy's downloader.
 
 The middleware and the command-line tools share it, so both see the same
 requests, redirect decisions, size limit, timeout and status policy.
@@ -6,6 +6,7 @@ requests, redirect decisions, size limit, timeout and status policy.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections.abc import Mapping
@@ -19,7 +20,8 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
-from scrapy_robots_rep.concurrency import beside_pages
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
@@ -28,9 +30,21 @@ from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import status_policy
 
 if TYPE_CHECKING:
+    from scrapy.core.downloader import Downloader
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+
+def _fetch_takes_spider() -> bool:
+    """Whether ``Downloader.fetch`` still requires the spider (Scrapy before 2.14)."""
+    from scrapy.core.downloader import Downloader
+
+    parameter = inspect.signature(Downloader.fetch).parameters.get("spider")
+    return parameter is not None and parameter.default is inspect.Parameter.empty
+
+
+_FETCH_TAKES_SPIDER = _fetch_takes_spider()
 
 
 @dataclass(slots=True)
@@ -47,7 +61,7 @@ origins do not hold back the fetches of healthy ones, few enough to bound socket
 
 
 class RobotsFetcher:
-    """Fetches ``<origin>/robots.txt`` through the engine, making its own redirect decisions.
+    """Fetches ``<origin>/robots.txt`` through the downloader, making its own redirect decisions.
 
     The request bypasses Scrapy's redirect and retry middlewares and has its
     own timeout; its body is cut after ``REP_MAX_SIZE`` bytes, and a
@@ -76,24 +90,23 @@ class RobotsFetcher:
 
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
-        stats = self._crawler.stats
-        assert stats is not None
-        stats.inc_value("rep/robots/fetches")
+        outcomes = Outcomes.of(self._crawler)
+        outcomes.count("rep/robots/fetches")
         hops = 0
         while True:
             request = self._request(url, validators)
-            stats.inc_value("robotstxt/request_count")
+            outcomes.count("robotstxt/request_count")
             try:
                 response = await self._download(request)
             except CancelledError:
                 raise
             except Exception as error:  # any download failure is a judgement, not a crash
-                stats.inc_value(f"rep/robots/error/{type(error).__name__}")
+                outcomes.count(f"rep/robots/error/{type(error).__name__}")
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 return FetchResult(origin, self._policy.judge_failure(reason))
-            stats.inc_value("robotstxt/response_count")
-            stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-            stats.inc_value(f"rep/robots/status/{response.status}")
+            outcomes.count("robotstxt/response_count")
+            outcomes.count(f"robotstxt/response_status_count/{response.status}")
+            outcomes.count(f"rep/robots/status/{response.status}")
             location = response.headers.get(b"Location")
             hop = self._policy.judge_response(
                 response.status,
@@ -140,7 +153,12 @@ class RobotsFetcher:
         )
 
     async def _download(self, request: Request) -> Response:
-        """Download through the engine; a compressed body Scrapy refused to expand is decoded here."""
+        """Download through the downloader (its middlewares, slots and handlers), not as a page.
+
+        The engine's own download would announce the response with ``response_received``, and
+        robots.txt would count as a page (``CLOSESPIDER_PAGECOUNT``, the pages logged and
+        counted). A compressed body Scrapy refused to expand is decoded here.
+        """
         if not self._transfers:
             self._connect(True)
         transfer = self._transfers[request] = _Transfer()
@@ -148,7 +166,7 @@ class RobotsFetcher:
         assert engine is not None
         try:
             with beside_pages(self._crawler):
-                return await engine.download_async(request)
+                return await self._through_downloader(engine.downloader, request)
         except IgnoreRequest:
             decoded = self._decoded(transfer.raw)
             if decoded is None:
@@ -158,6 +176,17 @@ class RobotsFetcher:
             del self._transfers[request]
             if not self._transfers:
                 self._connect(False)
+
+    async def _through_downloader(self, downloader: Downloader, request: Request) -> Response:
+        if _FETCH_TAKES_SPIDER:
+            result = await maybe_deferred_to_future(downloader.fetch(request, self._crawler.spider))
+        else:
+            result = await maybe_deferred_to_future(downloader.fetch(request))
+        if not isinstance(result, Response):
+            raise TypeError(f"a downloader middleware answered {request.url} with {result!r}, not a response")
+        if result.request is None:
+            result.request = request
+        return result
 
     def _connect(self, on: bool) -> None:
         """Listen to the download signals only while robots.txt fetches are in flight."""
