@@ -278,16 +278,38 @@ class LongestMatch:
 
 class FirstMatch:
     """``legacy`` rules as a table: the first rule in file order whose path is
-    a prefix of the URL path decides; an empty path matches every URL."""
+    a prefix of the URL path decides; an empty path matches every URL.
 
-    __slots__ = ("_entries",)
+    The first rule of each path is kept by its text: the rules that match a
+    URL path are its first characters, one per length a path has, each looked
+    up once; the first in file order of those found decides."""
+
+    __slots__ = ("_entries", "_lengths", "_prefixes")
 
     def __init__(self, rules: Iterable[RuleRow]) -> None:
-        self._entries: list[Entry] = [(normalise_legacy(written), allow, source, 0) for allow, written, source in rules]
+        entries: list[Entry] = []
+        prefixes: dict[str, Entry] = {}
+        for allow, written, source in rules:
+            pattern = normalise_legacy(written)
+            entry = (pattern, allow, source, 0)
+            entries.append(entry)
+            prefixes.setdefault(pattern, entry)
+        self._entries = entries
+        self._prefixes = prefixes
+        self._lengths = tuple(sorted(set(map(len, prefixes))))
 
     def deciding(self, path: str) -> Entry | None:
         """The entry that decides ``path`` (normalised), or None when none matches."""
-        return first_match(self._entries, path)
+        found = None
+        size = len(path)
+        prefixes = self._prefixes
+        for length in self._lengths:
+            if length > size:
+                break
+            entry = prefixes.get(path[:length])
+            if entry is not None and (found is None or entry[2] < found[2]):
+                found = entry
+        return found
 
     def ranked(self) -> list[Entry]:
         """Every entry, in rank order (file order)."""
