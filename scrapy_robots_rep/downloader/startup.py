@@ -16,6 +16,7 @@ from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.utils.misc import load_object
 
+from scrapy_robots_rep.core.agents import read_agent
 from scrapy_robots_rep.core.modes import matching_mode
 from scrapy_robots_rep.policy.settings import SettingsError
 
@@ -52,20 +53,22 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
 
 
 def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
-    """One INFO line with the agent, the modes and the cache; a warning for an agent that cannot match."""
+    """One INFO line with the agent (which setting it came from, how it was read), the modes and
+    the cache; a warning for an agent that cannot match or names no robot."""
     mode = matching_mode(settings.matching)
     agent = mode.agent_token(settings.user_agent)
-    source = next((name for name in AGENT_SETTINGS if crawler.settings.get(name)), "default")
     exempt = ", ".join(settings.exempt_domains) or "none"
     cache = f"memory ({settings.cache_max_origins} origins)"
     if store is not None:
         cache += f" + {type(store).__name__}"
     logger.info(
-        "Obeying robots.txt as agent %(agent)r (from %(source)s), matching %(matching)s, status policy "
-        "%(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
+        "Obeying robots.txt as agent %(agent)r (%(source)s %(configured)r, read as %(reading)s), matching "
+        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
         {
             "agent": agent,
-            "source": source,
+            "source": agent_setting(crawler.settings),
+            "configured": settings.user_agent,
+            "reading": read_agent(settings.user_agent).reading.value,
             "matching": settings.matching,
             "policy": settings.status_policy,
             "cache": cache,
@@ -75,6 +78,15 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
     problem = mode.agent_problem(settings.user_agent)
     if problem is not None:
         logger.warning("Agent %r: %s", agent, problem)
+
+
+def agent_setting(settings: BaseSettings) -> str:
+    """The setting the agent came from: the first of :data:`AGENT_SETTINGS` with a name in it."""
+    for name in AGENT_SETTINGS:
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip():
+            return name
+    return "the default"
 
 
 def offsite_filter(crawler: Crawler) -> Callable[[Request], bool] | None:
