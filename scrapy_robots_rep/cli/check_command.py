@@ -47,8 +47,9 @@ from scrapy_robots_rep.cli.page_output import render_page_json, render_page_text
 from scrapy_robots_rep.cli.sources import is_url, read_source, robots_origin
 from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint
+from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.origin import origin_of
-from scrapy_robots_rep.policy.settings import RepSettings, SettingsError
+from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace, context
     """Check, compare, lint or read a page as ``args`` say; usage errors exit through ``parser``."""
     _require_consistent(parser, args, context.settings)
     try:
-        settings = RepSettings.from_mapping(context.settings)
+        settings = rep_settings(context.settings)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_ERROR

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.asyncio import create_looping_call
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
 
@@ -92,9 +93,7 @@ class CrawlReporter:
         extra = {"spider": self._crawler.spider}
         if waiting:
             count = sum(waiting.values())
-            stats = self._crawler.stats
-            assert stats is not None
-            stats.set_value("rep/requests/still_deferred", count)
+            Outcomes.of(self._crawler).gauge("rep/requests/still_deferred", count)
             logger.warning(
                 "Spider closed (%(reason)s) with %(count)d requests still waiting for robots.txt of "
                 "%(origins)s%(saved)s",

@@ -19,7 +19,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core.agents import read_agent
 from scrapy_robots_rep.core.modes import matching_mode
-from scrapy_robots_rep.policy.setting_names import known_setting_names, unknown_settings
+from scrapy_robots_rep.policy.setting_names import unknown_settings
 from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def start_up_errors() -> Iterator[None]:
 
 def warn_unknown_settings(settings: BaseSettings) -> None:
     """One warning per ``REP_*`` name that is not a setting, naming the closest real one."""
-    for unknown in unknown_settings(settings, known_setting_names()):
+    for unknown in unknown_settings(settings):
         logger.warning("%s", unknown)
 
 

@@ -1,7 +1,8 @@
 """The settings safety net: ``REP_*`` names that are not settings, and the setting meant.
 
 A misspelt setting (``REP_MATCHNIG``) would otherwise be silently ignored; the start-up
-warning names the closest real one (docs/behaviour.md §7).
+warning names the closest real one (docs/behaviour.md §7). The real names are those of the one
+settings table, :data:`~scrapy_robots_rep.policy.settings.SETTINGS`.
 """
 
 from __future__ import annotations
@@ -10,44 +11,9 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scrapy_robots_rep.policy.settings import SETTING_NAMES
+
 PREFIX = "REP_"
-
-
-def known_setting_names() -> frozenset[str]:
-    """Every ``REP_*`` setting of the package."""
-    return frozenset(
-        {
-            "REP_ENABLED",
-            "REP_MATCHING",
-            "REP_STATUS_POLICY",
-            "REP_USER_AGENT",
-            "REP_FROM",
-            "REP_MAX_SIZE",
-            "REP_MAX_REDIRECTS",
-            "REP_FETCH_TIMEOUT",
-            "REP_UNREACHABLE_MAX_AGE",
-            "REP_DEFER_MAX_TIME",
-            "REP_CACHE_TTL",
-            "REP_CACHE_HONOR_HEADERS",
-            "REP_CACHE_TTL_MIN",
-            "REP_CACHE_TTL_MAX",
-            "REP_CACHE_MAX_ORIGINS",
-            "REP_CACHE_BACKEND",
-            "REP_REDIS_URL",
-            "REP_REDIS_PREFIX",
-            "REP_REDIS_LOCK_TIMEOUT",
-            "REP_REDIS_TIMEOUT",
-            "REP_CRAWL_DELAY",
-            "REP_CRAWL_DELAY_MAX",
-            "REP_EXEMPT_DOMAINS",
-            "REP_PAGE_DIRECTIVES",
-            "REP_PAGE_NOINDEX",
-            "REP_PAGE_REL_NOFOLLOW",
-            "REP_PURPOSES",
-            "REP_HTTPCACHE_POLICY",
-            "REP_REPORT",
-        }
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +28,7 @@ class UnknownSetting:
         return f"{self.name} is not a scrapy_robots_rep setting and is ignored; {meant}"
 
 
-def unknown_settings(names: Iterable[str], known: frozenset[str]) -> list[UnknownSetting]:
+def unknown_settings(names: Iterable[str], known: frozenset[str] = SETTING_NAMES) -> list[UnknownSetting]:
     """The names starting with ``REP_`` that are not in ``known``, sorted, each with its closest known name."""
     candidates = sorted(known)
     return [
