@@ -62,20 +62,23 @@ _COMMAND = "rep_command"
 _PARSER = "rep_parser"
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    """The parser of every entry point; ``prog`` is how the user called it (``scrapy robots``)."""
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+def build_parser(prog: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every entry point; ``prog`` is how the user called it (``scrapy robots``),
+    ``epilog`` what its help adds (the entry point's own options)."""
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=epilog)
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        subparser = subcommands.add_parser(command.name, help=command.help, description=command.description)
+        subparser = subcommands.add_parser(
+            command.name, help=command.help, description=command.description, epilog=epilog
+        )
         command.add_arguments(subparser)
         subparser.set_defaults(**{_COMMAND: command, _PARSER: subparser})
     return parser
 
 
-def parse(prog: str, argv: Sequence[str] | None) -> argparse.Namespace:
+def parse(prog: str, argv: Sequence[str] | None, epilog: str | None = None) -> argparse.Namespace:
     """Parse ``argv``; a usage error exits with status 2 and argparse's message."""
-    return build_parser(prog).parse_args(argv)
+    return build_parser(prog, epilog).parse_args(argv)
 
 
 def run(args: argparse.Namespace, context: Context) -> int:

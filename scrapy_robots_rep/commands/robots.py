@@ -15,6 +15,10 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy_robots_rep.cli.grammar import Context, build_parser, option_settings, parse, run
 
 PROG = "scrapy robots"
+SCRAPY_OPTIONS = (
+    "Scrapy's options also apply: -s NAME=VALUE (a setting), -L LEVEL (--loglevel), --logfile FILE, --nolog, "
+    "--pidfile FILE, --profile FILE, --pdb."
+)
 
 
 class RobotsCommand(ScrapyCommand):
@@ -45,7 +49,7 @@ class RobotsCommand(ScrapyCommand):
         """Parse what Scrapy left with the shared grammar; the options become settings; the log stays off."""
         super().process_options(args, opts)
         assert self.settings is not None
-        self.arguments = parse(PROG, [*args, "-h"] if opts.help else args)
+        self.arguments = parse(PROG, [*args, "-h"] if opts.help else args, SCRAPY_OPTIONS)
         self.settings.setdict(option_settings(self.arguments), priority="cmdline")
         if (self.settings.getpriority("LOG_ENABLED") or 0) < SETTINGS_PRIORITIES["cmdline"]:
             self.settings.set("LOG_ENABLED", False, priority="cmdline")

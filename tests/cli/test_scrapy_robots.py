@@ -165,3 +165,12 @@ def test_scrapy_log_is_off_unless_asked_for(sites):
     assert quiet.stderr == ""
     assert "[scrapy.core.engine] INFO: Spider opened" in logged.stderr
     assert quiet.stdout == logged.stdout
+
+
+def test_help_is_the_shared_grammars_with_scrapys_options():
+    completed = scrapy_command("robots", "check", "-h")
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("usage: scrapy robots check [-h] [--agent AGENT]")
+    assert "--lint" in completed.stdout and "--page PAGE" in completed.stdout
+    assert "Scrapy's options also apply: -s NAME=VALUE" in completed.stdout
