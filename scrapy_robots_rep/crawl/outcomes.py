@@ -24,6 +24,7 @@ from scrapy_robots_rep import signals
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Recovery
+from scrapy_robots_rep.policy.origin import origin_of
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -242,7 +243,15 @@ class _Counts(OutcomeSink):
         elif outcome is RequestOutcome.DEFERRED:
             counts.deferred += 1
         else:
-            counts.disallowed += 1
+            decision = ended.decision
+            assert decision is not None
+            rule = decision.rule
+            counts.refused((rule.line, rule.text) if rule is not None else (None, decision.reason))
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        origin = origin_of(dropped.response.url)
+        if origin is not None:
+            self._accounting.of(origin).page_dropped(dropped.kind)
 
 
 class Outcomes:
