@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scrapy_robots_rep.core.agents import product_token, token_problem
+from scrapy_robots_rep.core.agents import read_agent, robot_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import Directive
 from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, normalise_rfc9309_escapes
@@ -49,16 +49,17 @@ class MatchingMode:
         return f"<MatchingMode {self.name}>"
 
 
-def _whole_name(configured: str) -> str:
-    return configured.strip()
+def _robot_name(configured: str) -> str:
+    return read_agent(configured).name
 
 
 def _rfc9309_agent_problem(configured: str) -> str | None:
-    return token_problem(product_token(configured))
+    robot = read_agent(configured)
+    return robot.problem or token_problem(robot.token)
 
 
 def _legacy_agent_problem(configured: str) -> str | None:
-    return None if configured.strip() else "the robot's name is empty"
+    return read_agent(configured).problem if configured.strip() else "the robot's name is empty"
 
 
 RFC9309 = MatchingMode(
@@ -66,7 +67,7 @@ RFC9309 = MatchingMode(
     lenient=True,
     group=group_rfc9309,
     select=select_rfc9309,
-    agent_token=product_token,
+    agent_token=robot_token,
     agent_problem=_rfc9309_agent_problem,
     normalise=normalise_rfc9309,
     normalise_plain=normalise_rfc9309_escapes,
@@ -80,7 +81,7 @@ LEGACY = MatchingMode(
     lenient=False,
     group=group_legacy,
     select=select_legacy,
-    agent_token=_whole_name,
+    agent_token=_robot_name,
     agent_problem=_legacy_agent_problem,
     normalise=normalise_legacy,
     normalise_plain=normalise_legacy,

@@ -18,7 +18,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
-from scrapy_robots_rep.core.agents import product_token
+from scrapy_robots_rep.core.agents import robot_token
 from scrapy_robots_rep.core.page.markup import looks_like_html, scan
 from scrapy_robots_rep.core.page.values import (
     BOOLEAN_DIRECTIVES,
@@ -350,9 +350,10 @@ class PageDirectives:
 
 @lru_cache(maxsize=64)
 def agent_token(agent: str) -> str:
-    """The lower-cased product token meta names and header scopes are compared with
-    (``MyBot/1.0 (+https://x)`` gives ``mybot``), whatever the matching mode."""
-    return product_token(agent).lower()
+    """The lower-cased robot token meta names and header scopes are compared with
+    (``MyBot/1.0 (+https://x)`` and ``Mozilla/5.0 (compatible; MyBot/1.0)`` give ``mybot``),
+    whatever the matching mode."""
+    return robot_token(agent).lower()
 
 
 @lru_cache(maxsize=64)
