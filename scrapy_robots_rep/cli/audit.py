@@ -1,8 +1,9 @@
-"""``scrapy-robots audit AUDIT_DIR URL [--at TIME] [--json]``: what the audit trail says about a URL.
+"""``audit AUDIT_DIR URL... [--at TIME] [--json]``: what the audit trail says about URLs.
 
-Fetched, dropped or never seen; when; the robots.txt that decided (hash, fetch time, status)
-with the deciding rule quoted from the stored copy; what the page said. Exit status 0 when the
-URL is in the trail, 1 when it is not, 2 on a usage error (``docs/evidence.md``).
+A subcommand of the one grammar (``scrapy-robots audit``, ``python -m scrapy_robots_rep audit``,
+``scrapy robots audit``). Fetched, dropped or never seen; when; the robots.txt that decided (hash,
+fetch time, status) with the deciding rule quoted from the stored copy; what the page said. Exit
+status 0 when every URL is in the trail, 1 when one is not, 2 on a usage error (``docs/evidence.md``).
 """
 
 from __future__ import annotations
@@ -10,30 +11,28 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.audit import AuditDirectory, Finding
 from scrapy_robots_rep.audit.times import parse_rfc3339
 
+if TYPE_CHECKING:
+    from scrapy_robots_rep.cli.grammar import Context
+
 EXIT_FOUND = 0
 EXIT_NOT_FOUND = 1
-EXIT_USAGE = 2
 
-DESCRIPTION = (
-    "Say what the audit trail (REP_AUDIT_DIR) holds about URL: fetched, dropped or never seen; when; the "
+AUDIT_DESCRIPTION = (
+    "Say what the audit trail (REP_AUDIT_DIR) holds about each URL: fetched, dropped or never seen; when; the "
     "robots.txt that decided (hash, fetch time, status) with the deciding rule quoted from the stored copy; "
-    "what the page said. Every process's files in AUDIT_DIR are read as one. Exit status 0: found, "
-    "1: not found, 2: usage error."
+    "what the page said. Every process's files in AUDIT_DIR are read as one. Exit status 0: all found, "
+    "1: some not found, 2: usage error."
 )
 
 
 def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", metavar="AUDIT_DIR", help="the directory REP_AUDIT_DIR named")
-    parser.add_argument("url", metavar="URL", help="the URL as it was requested")
-    add_audit_options(parser)
-
-
-def add_audit_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("urls", metavar="URL", nargs="+", help="a URL as it was requested")
     parser.add_argument(
         "--at",
         metavar="TIME",
@@ -42,22 +41,16 @@ def add_audit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def run_audit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def run_audit(parser: argparse.ArgumentParser, args: argparse.Namespace, context: Context) -> int:
+    """Answer for each URL from the audit directory; nothing is fetched."""
     try:
         at = parse_rfc3339(args.at) if args.at is not None else None
         directory = AuditDirectory(args.directory)
     except (ValueError, FileNotFoundError) as error:
         parser.error(str(error))
-    findings = [directory.find(args.url, at)]
+    findings = [directory.find(url, at) for url in args.urls]
     print(render_findings(findings, args.json))
     return EXIT_FOUND if all(finding.found for finding in findings) else EXIT_NOT_FOUND
-
-
-def audit_main(argv: Sequence[str] | None = None, prog: str = "scrapy-robots audit") -> int:
-    """``scrapy-robots audit``; returns the exit status."""
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
-    add_audit_arguments(parser)
-    return run_audit(parser, parser.parse_args(argv))
 
 
 def render_findings(findings: Sequence[Finding], as_json: bool) -> str:

@@ -17,7 +17,6 @@ from warcio.archiveiterator import ArchiveIterator
 
 from scrapy_robots_rep.audit.times import parse_rfc3339
 from scrapy_robots_rep.cli import main
-from scrapy_robots_rep.cli.audit import audit_main
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.audit.files import lines
 from tests.crawling import AGENT, crawl
@@ -169,21 +168,21 @@ async def test_the_audit_command_answers_for_a_crawl(sites: Sites, tmp_path: Pat
     await crawl([f"{site.url}/page", f"{site.url}/private/secret"], settings={"REP_AUDIT_DIR": str(audit)})
     capsys.readouterr()
 
-    assert audit_main([str(audit), f"{site.url}/private/secret"]) == 0
+    assert main(["audit", str(audit), f"{site.url}/private/secret"]) == 0
     said = capsys.readouterr().out
     assert said.startswith(f"{site.url}/private/secret: dropped")
     assert "rule: line 4: 'Disallow: /private' (quoted from the stored copy)" in said
     assert "status 200, outcome rules" in said
 
-    assert audit_main([str(audit), f"{site.url}/page", "--json"]) == 0
+    assert main(["audit", str(audit), f"{site.url}/page", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["verdict"] == "fetched" and answer["decision"]["decision"] == "allowed"
     assert answer["robots_txt"]["fetch"]["status"] == 200
     assert Path(answer["robots_txt"]["path"]).read_bytes() == ROBOTS
 
-    # Inside a project: scrapy robots --audit, the same answer.
+    # Inside a project: scrapy robots audit, the same answer.
     project = subprocess.run(
-        [str(Path(sys.executable).parent / "scrapy"), "robots", "--audit", str(audit), f"{site.url}/private/secret"],
+        [str(Path(sys.executable).parent / "scrapy"), "robots", "audit", str(audit), f"{site.url}/private/secret"],
         cwd=ROOT / "example_project",
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -197,7 +196,7 @@ async def test_the_audit_command_answers_for_a_crawl(sites: Sites, tmp_path: Pat
     assert main(["audit", str(audit), f"{site.url}/private/secret", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["robots_txt"]["rule_quoted"] == "Disallow: /private"
 
-    assert audit_main([str(audit), f"{site.url}/never"]) == 1
+    assert main(["audit", str(audit), f"{site.url}/never"]) == 1
     assert capsys.readouterr().out.strip() == f"{site.url}/never: never seen"
     # Before the crawl, the URL had not been seen.
-    assert audit_main([str(audit), f"{site.url}/page", "--at", "2001-01-01T00:00:00Z"]) == 1
+    assert main(["audit", str(audit), f"{site.url}/page", "--at", "2001-01-01T00:00:00Z"]) == 1

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scrapy_robots_rep.audit import AuditDirectory
-from scrapy_robots_rep.cli.audit import audit_main
+from scrapy_robots_rep.cli import main
 from tests.audit.files import lines
 from tests.sites import PAGE, Reply, Sites, text
 
@@ -69,5 +69,5 @@ def test_a_killed_crawl_leaves_whole_lines_and_a_fleet_shares_the_directory(site
     assert f"{site.url}/other" in urls
     assert [path.name for path in (audit / "robots").iterdir()] == [lines(audit, "fetches")[0]["sha256"] + ".txt"]
     # The directory answers as one: a URL of the killed process, and one of the second.
-    assert audit_main([str(audit), sorted(seen)[0]]) == 0
-    assert audit_main([str(audit), f"{site.url}/other"]) == 0
+    assert main(["audit", str(audit), sorted(seen)[0]]) == 0
+    assert main(["audit", str(audit), f"{site.url}/other"]) == 0
