@@ -36,6 +36,7 @@ from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
 
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
@@ -81,6 +83,7 @@ class RobotsMiddleware:
         self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
         self.ledger = Ledger(crawler)
         self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
+        self._fleet = FleetPacing(crawler, store) if store is not None and store.shares_slots and self._delays else None
         self._saved = SavedRequests(crawler)
         self._reporter = CrawlReporter(crawler, self.origins, self.ledger.accounting, self._delays, settings.report)
         self._offsite: Callable[[Request], bool] | None = None
@@ -117,7 +120,7 @@ class RobotsMiddleware:
             if not released:
                 self._stats.inc_value("rep/cache/hits")
             self._decide(request, origin, record)
-            return None
+            return self._paced(request, origin, record)
         if where is Route.DROP:
             self.ledger.dropped(request, origin, self._drop_reason(origin, request))
         if request.meta.get(SCHEDULED):
@@ -125,6 +128,15 @@ class RobotsMiddleware:
             del again.meta[SCHEDULED]
             return again
         return self._decide_when_obtained(request, origin)
+
+    def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Response:
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception, spider: Spider | None = None) -> None:
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)
 
     async def sitemaps(self, origin: str) -> tuple[str, ...]:
         """The ``Sitemap:`` URLs of ``origin``'s robots.txt, from the one fetch that obtains its rules."""
@@ -158,6 +170,13 @@ class RobotsMiddleware:
             self._delays.apply(request, origin, rules.crawl_delay)
         self.ledger.allowed(origin)
 
+    def _paced(self, request: Request, origin: str, record: CacheRecord) -> Coroutine[Any, Any, None] | None:
+        """With a store pacing the fleet, a request to an origin with a Crawl-delay waits for the origin's slot."""
+        delay = min(record.rules.crawl_delay or 0.0, self._settings.crawl_delay_max)
+        if delay <= 0 or self._fleet is None:
+            return None
+        return self._fleet.wait(request, origin, delay)
+
     def _drop_reason(self, origin: str, request: Request) -> str:
         record = self.origins.record(origin)
         return record.rules.explain(request.url).reason if record is not None else "unreachable"
@@ -172,6 +191,9 @@ class RobotsMiddleware:
             self.ledger.dropped(request, origin, self._drop_reason(origin, request))
         assert record is not None
         self._decide(request, origin, record)
+        paced = self._paced(request, origin, record)
+        if paced is not None:
+            await paced
 
     def _on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
         origin = self._checked_origin(request)

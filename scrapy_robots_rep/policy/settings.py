@@ -63,6 +63,7 @@ class RepSettings:
     crawl_delay_max: float = 60.0
     exempt_domains: tuple[str, ...] = ()
     report: str | None = None
+    max_parked: int = 10_000
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:
@@ -90,6 +91,7 @@ class RepSettings:
             crawl_delay_max=reader.number("REP_CRAWL_DELAY_MAX", defaults.crawl_delay_max, minimum=0),
             exempt_domains=reader.domains("REP_EXEMPT_DOMAINS"),
             report=reader.optional_path("REP_REPORT"),
+            max_parked=reader.integer("REP_MAX_PARKED", defaults.max_parked, minimum=1),
         )
         if result.cache_ttl_min > result.cache_ttl_max:
             raise SettingsError(
