@@ -57,6 +57,8 @@ class FleetPacing:
         self._turns: dict[str, asyncio.Lock] = {}
         self._held: dict[str, _Held] = {}
         self._freeing: set[asyncio.Future[None]] = set()
+        self._not_before: dict[str, float] = {}
+        """Per origin, when this process freed its slot plus the delay: asking the store sooner is a wasted round trip."""
         self._timeout = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
         self._warned = False
         crawler.signals.connect(self._on_request_left, signals.request_left_downloader)
@@ -70,6 +72,9 @@ class FleetPacing:
         stats = self._crawler.stats
         assert stats is not None
         try:
+            pause = self._not_before.pop(origin, 0.0) - asyncio.get_running_loop().time()
+            if pause > 0:
+                await asyncio.sleep(pause)
             while True:
                 wait = await self._store.reserve_slot(origin, token, lease)
                 if wait is None:
@@ -105,6 +110,7 @@ class FleetPacing:
     async def _free_slot(self, token: str, held: _Held) -> None:
         try:
             await self._store.free_slot(held.origin, token, held.delay)
+            self._not_before[held.origin] = asyncio.get_running_loop().time() + held.delay
         finally:
             held.turn.release()
 

@@ -100,6 +100,8 @@ class Worker:
             sys.executable,
             "-m",
             "tests.redis.fleet_worker",
+            "--name",
+            name,
             "--queue-url",
             queue.url,
             "--lock-timeout",

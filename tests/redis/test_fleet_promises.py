@@ -1,0 +1,89 @@
+"""What a fleet promises as a whole (docs/stores.md), judged by what the origins' servers saw.
+
+Each test runs several real Scrapy processes (``tests.redis.fleet_worker``) on one scrapy-redis
+queue and one Redis store, against loopback origins served by this process.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+import pytest
+
+pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
+
+from tests.redis.fleet import Worker, push, start_origins, stop_all
+from tests.sites import Hit, Site, Sites, text
+
+CRAWL_DELAY = 1.0
+BURST = 300
+"""New origins two workers meet at once."""
+
+
+@pytest.fixture
+def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[..., Worker]]:
+    """``start_worker(name, **options)``: a worker on the test's queue and store; killed if left running."""
+    started: list[Worker] = []
+
+    def start(name: str, **options: object) -> Worker:
+        worker = Worker.start(name, tmp_path, queue_server, redis_server, **options)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.kill()
+
+
+@pytest.fixture
+def many_origins(sites: Sites) -> Iterator[Callable[[int], list[Site]]]:
+    """``many_origins(count)``: origins serving a slow robots.txt; all are stopped together afterwards."""
+    started: list[Site] = []
+
+    def start(count: int) -> list[Site]:
+        started.extend(start_origins(sites, count))
+        return started[-count:]
+
+    yield start
+    stop_all(started)
+
+
+def worker_of(hit: Hit) -> str:
+    """The worker that sent ``hit`` (its User-Agent is ``fleetbot/1.0 (<name>)``)."""
+    return hit.headers.get("User-Agent", "").rpartition("(")[2].rstrip(")")
+
+
+def pages(site: Site) -> list[Hit]:
+    return sorted((hit for hit in site.hits() if hit.path != "/robots.txt"), key=lambda hit: hit.time)
+
+
+def test_crawl_delay_holds_across_the_fleet(sites: Sites, start_worker, queue_server) -> None:
+    site = sites.start({"/robots.txt": text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY:g}\n")})
+    paths = [f"/p{number}" for number in range(9)]
+    push(queue_server, [site.url + path for path in paths])
+    workers = [start_worker(f"w{number}", concurrency=2) for number in range(3)]
+    stats = [worker.finish() for worker in workers]
+
+    hits = pages(site)
+    assert sorted(hit.path for hit in hits) == sorted(paths), "every page once"
+    assert len({worker_of(hit) for hit in hits}) >= 2, "the workers shared the origin"
+    gaps = [later.time - earlier.time for earlier, later in itertools.pairwise(hits)]
+    assert min(gaps) >= CRAWL_DELAY, f"two requests {min(gaps):.3f}s apart; robots.txt asked for {CRAWL_DELAY:g}s"
+    assert sum(s.get("rep/crawl_delay/fleet_slots", 0) for s in stats) == len(paths)
+
+
+def test_a_burst_of_new_origins_is_fetched_once_for_the_whole_fleet(many_origins, start_worker, queue_server) -> None:
+    origins = many_origins(BURST)
+    push(queue_server, [origin.url + path for origin in origins for path in ("/a", "/b")])
+    workers = [start_worker(f"w{number}", concurrency=BURST, lock_timeout=10) for number in range(2)]
+    stats = [worker.finish() for worker in workers]
+
+    fetches = {origin.url: len(origin.hits("/robots.txt")) for origin in origins}
+    assert sorted(set(fetches.values())) == [1], {url: n for url, n in fetches.items() if n != 1}
+    for origin in origins:
+        assert sorted(path for path in origin.paths() if path != "/robots.txt") == ["/a", "/b"], origin
+    logs = [worker.log() for worker in workers]
+    assert not any("is unavailable" in log for log in logs), "a burst is no outage"
+    assert sum(s.get("rep/redis/errors", 0) for s in stats) == 0
+    assert all(s.get("rep/cache/shared_hits", 0) for s in stats), "both workers met origins the other fetched"
