@@ -58,7 +58,7 @@ class FleetPacing:
         self._held: dict[str, _Held] = {}
         self._freeing: set[asyncio.Future[None]] = set()
         self._not_before: dict[str, float] = {}
-        """Per origin, when this process freed its slot plus the delay: asking the store sooner is a wasted round trip."""
+        """Per origin, when this process freed its slot plus the delay (asking the store sooner is wasted)."""
         self._timeout = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
         self._warned = False
         crawler.signals.connect(self._on_request_left, signals.request_left_downloader)

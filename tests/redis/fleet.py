@@ -94,6 +94,7 @@ class Worker:
         lock_timeout: float = 2.0,
         idle: int = 3,
         concurrency: int = 32,
+        settings: dict[str, Any] | None = None,
     ) -> Worker:
         stats_file, log_file = workdir / f"{name}.stats.json", workdir / f"{name}.log"
         command = [
@@ -119,6 +120,8 @@ class Worker:
         ]
         if cache is not None:
             command += ["--cache-url", cache.url]
+        for name, value in (settings or {}).items():
+            command += ["--setting", f"{name}={json.dumps(value)}"]
         process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
         return cls(name, process, stats_file, log_file)
 
@@ -131,6 +134,11 @@ class Worker:
             raise AssertionError(f"worker {self.name} did not finish in {timeout:g}s; see {self.log_file}") from None
         assert self.process.returncode == 0, f"worker {self.name} failed: {stderr.decode()[-2000:]}"
         return json.loads(self.stats_file.read_text())
+
+    def terminate(self) -> dict[str, Any]:
+        """SIGTERM: the worker closes as Scrapy does on a first Ctrl-C; its crawl stats."""
+        self.process.send_signal(signal.SIGTERM)
+        return self.finish()
 
     def kill(self) -> None:
         """SIGKILL: the worker dies at once, as in a crash (nothing if it already ended)."""

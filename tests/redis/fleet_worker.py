@@ -64,6 +64,9 @@ def settings(options: argparse.Namespace) -> dict[str, Any]:
             REP_REDIS_URL=options.cache_url,
             REP_REDIS_LOCK_TIMEOUT=options.lock_timeout,
         )
+    for setting in options.setting:
+        name, _, value = setting.partition("=")
+        result[name] = json.loads(value)
     return result
 
 
@@ -83,6 +86,7 @@ def main() -> None:
     parser.add_argument("--download-timeout", type=float, default=10.0)
     parser.add_argument("--concurrency", type=int, default=32, help="CONCURRENT_REQUESTS")
     parser.add_argument("--idle", type=int, default=3, help="seconds without work before closing")
+    parser.add_argument("--setting", action="append", default=[], help="NAME=<JSON value>, over the others")
     parser.add_argument("--stats-file", required=True)
     parser.add_argument("--log-file", default=None)
     options = parser.parse_args()

@@ -7,13 +7,16 @@ queue and one Redis store, against loopback origins served by this process.
 from __future__ import annotations
 
 import itertools
+import signal
+import socket
 from collections.abc import Callable, Iterator
 
 import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
-from tests.redis.fleet import Worker, push, start_origins, stop_all
+from tests.redis.fleet import ROBOTS, Worker, push, start_origins, stop_all, wait_until
+from tests.redis.server import RedisServer
 from tests.sites import Hit, Site, Sites, text
 
 CRAWL_DELAY = 1.0
@@ -87,3 +90,59 @@ def test_a_burst_of_new_origins_is_fetched_once_for_the_whole_fleet(many_origins
     assert not any("is unavailable" in log for log in logs), "a burst is no outage"
     assert sum(s.get("rep/redis/errors", 0) for s in stats) == 0
     assert all(s.get("rep/cache/shared_hits", 0) for s in stats), "both workers met origins the other fetched"
+
+
+@pytest.mark.parametrize("redis_returns", ["while the worker runs", "while the worker closes"])
+def test_records_obtained_while_redis_was_away_reach_it(
+    sites: Sites, start_worker, queue_server, redis_server, redis_returns: str
+) -> None:
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+    redis_server.stop()
+    worker = start_worker("w0", idle=60)
+    push(queue_server, [site.url + "/"])
+    wait_until(lambda: "/" in site.paths(), 30, "the page is crawled while Redis is away")
+    if redis_returns == "while the worker runs":
+        redis_server.start()
+        wait_until(lambda: _shared_origins(redis_server), 30, "the record is written once Redis answers")
+        stats = worker.terminate()
+    else:
+        worker.process.send_signal(signal.SIGTERM)
+        wait_until(lambda: "Closing spider" in worker.log(), 30, "the worker closes")
+        redis_server.start()
+        stats = worker.finish()
+
+    assert _shared_origins(redis_server) == {site.url}
+    assert stats.get("rep/redis/resynced") == 1
+    assert "is unavailable" in worker.log()
+
+
+def _shared_origins(server: RedisServer) -> set[str]:
+    """The origins whose record Redis holds (``rep:origin:<scope>:<origin>``, the scope has no colon)."""
+    with server.client() as client:
+        return {key.decode().split(":", 3)[3] for key in client.keys("rep:origin:*")}
+
+
+def test_the_store_defaults_to_scrapy_redis_url_and_each_worker_writes_its_own_report(
+    sites: Sites, tmp_path, queue_server
+) -> None:
+    origins = [sites.start({"/robots.txt": text(ROBOTS)}) for _ in range(4)]
+    push(queue_server, [origin.url + path for origin in origins for path in ("/a", "/b", "/c")])
+    store_on_redis_url = {
+        "REP_CACHE_BACKEND": "scrapy_robots_rep.RedisStore",
+        "REP_REPORT": str(tmp_path / "report-{worker}.json"),
+    }
+    workers = [
+        Worker.start(f"w{number}", tmp_path, queue_server, None, concurrency=2, settings=store_on_redis_url)
+        for number in range(2)
+    ]
+    try:
+        stats = [worker.finish() for worker in workers]
+    finally:
+        for worker in workers:
+            worker.kill()
+
+    assert [len(origin.hits("/robots.txt")) for origin in origins] == [1] * len(origins), "shared through REDIS_URL"
+    assert all(f"RedisStore at {queue_server.url} (from REDIS_URL)" in worker.log() for worker in workers)
+    reports = sorted(path.name for path in tmp_path.glob("report-*.json"))
+    assert reports == sorted(f"report-{socket.gethostname()}-{worker.process.pid}.json" for worker in workers)
+    assert sum(s.get("rep/requests/allowed", 0) for s in stats) == 3 * len(origins)
