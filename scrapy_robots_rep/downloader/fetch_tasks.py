@@ -297,7 +297,8 @@ class OriginRobots:
         origins.crawler.signals.send_catch_log(signals.robots_obtained, origin=self.origin, record=record)
         if final:
             origins.pin(self.origin, record)
-            origins.parking.release(self.origin)
+            plan = conclusion.plan
+            origins.parking.release(self.origin, obtained=plan is None or plan.recovery is not Recovery.DROP)
         self._wake()
 
     def _wake(self) -> None:

@@ -20,6 +20,7 @@ How each request ended is told by the ``Ledger``; robots.txt itself is obtained 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -41,10 +42,11 @@ from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
+from scrapy_robots_rep.exceptions import RobotsUnreachable
 from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META, PageSettings
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.settings import RepSettings, SettingsReader
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 
@@ -62,6 +65,8 @@ SCHEDULED = "rep_scheduled"
 """Meta key of requests that went through the scheduler (it survives disk and Redis queues)."""
 RELEASED = "rep_released"
 """Meta key of parked requests given back to the engine, until they are decided."""
+LEASE_SETTING = "REP_REDIS_LOCK_TIMEOUT"
+"""Also the lease of the requests a process parks in a shared scheduler's Redis (default 10 s)."""
 
 
 class RobotsMiddleware:
@@ -79,7 +84,7 @@ class RobotsMiddleware:
         self._settings = settings
         self._stats = stats
         store = build_from_crawler(load_object(settings.cache_backend), crawler) if settings.cache_backend else None
-        self.parking = Parking(crawler, self._on_release)
+        self.parking = Parking(crawler, self._on_release, self._on_drop, settings.max_parked)
         self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
         self.ledger = Ledger(crawler)
         self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
@@ -88,6 +93,7 @@ class RobotsMiddleware:
         self._reporter = CrawlReporter(crawler, self.origins, self.ledger.accounting, self._delays, settings.report)
         self._offsite: Callable[[Request], bool] | None = None
         self._purposes = PageSettings.from_mapping(crawler.settings).purposes
+        self._lease = SettingsReader(crawler.settings).number(LEASE_SETTING, 10.0, minimum=0, above=True)
         log_start(crawler, settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_request_scheduled, scrapy_signals.request_scheduled)
@@ -123,11 +129,12 @@ class RobotsMiddleware:
             return self._paced(request, origin, record)
         if where is Route.DROP:
             self.ledger.dropped(request, origin, self._drop_reason(origin, request))
-        if request.meta.get(SCHEDULED):
+        full = self.parking.full
+        if request.meta.get(SCHEDULED) and not full:
             again = request.replace(dont_filter=True)
             del again.meta[SCHEDULED]
             return again
-        return self._decide_when_obtained(request, origin)
+        return self._decide_when_obtained(request, origin, beside=not full)
 
     def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Response:
         if PACED in request.meta and self._fleet is not None:
@@ -181,12 +188,17 @@ class RobotsMiddleware:
         record = self.origins.record(origin)
         return record.rules.explain(request.url).reason if record is not None else "unreachable"
 
-    async def _decide_when_obtained(self, request: Request, origin: str) -> None:
-        """A request that bypassed the scheduler cannot be parked: it waits here, not counted
-        against ``CONCURRENT_REQUESTS``, until its origin's rules are obtained or it is dropped."""
+    async def _decide_when_obtained(self, request: Request, origin: str, beside: bool) -> None:
+        """A request that bypassed the scheduler cannot be parked: it waits here, until its origin's
+        rules are obtained or it is dropped; not counted against ``CONCURRENT_REQUESTS`` (``beside``)
+        unless this process already holds ``REP_MAX_PARKED`` waiting requests."""
         self.ledger.deferred(request, origin, parked=False)
-        with beside_pages(self._crawler):
-            where, record = await self.origins.settled(origin, request)
+        self.parking.waiters += 1
+        try:
+            with beside_pages(self._crawler) if beside else contextlib.nullcontext():
+                where, record = await self.origins.settled(origin, request)
+        finally:
+            self.parking.waiters -= 1
         if where is Route.DROP:
             self.ledger.dropped(request, origin, self._drop_reason(origin, request))
         assert record is not None
@@ -200,8 +212,8 @@ class RobotsMiddleware:
         if origin is None or (self._offsite is not None and self._offsite(request)):
             return
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
-        if where is Route.PARK:
-            self.ledger.deferred(request, origin, parked=True)
+        if where is Route.PARK and not self.parking.full:
+            self.ledger.deferred(request, origin, parked=self.parking.shared is None)
             self.parking.park(origin, request)
             self.origins.of(origin).start(request)
             raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
@@ -212,9 +224,19 @@ class RobotsMiddleware:
         self.ledger.released(origin)
         request.meta[RELEASED] = True
 
+    def _on_drop(self, origin: str, request: Request) -> None:
+        """A request parked in the shared scheduler's Redis, whose origin's deferral cycle failed."""
+        with contextlib.suppress(RobotsUnreachable):
+            self.ledger.dropped(request, origin, self._drop_reason(origin, request))
+
     def _on_spider_opened(self, spider: Spider) -> None:
         self._offsite = offsite_filter(self._crawler)
         self._reporter.start()
+        shared = _shared_parking(self._crawler, self._lease)
+        if shared is not None:
+            self.parking.shared = shared
+            shared.start()
+            _mark_dequeued(self._crawler)
         engine = self._crawler.engine
         assert engine is not None
         for request in self._saved.take():
@@ -227,6 +249,10 @@ class RobotsMiddleware:
 
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
+        shared = self.parking.shared
+        if shared is not None:
+            shared.stop()
+            shared.give_back_all()
         waiting = self.parking.by_origin()
         requests = []
         for origin, request in self.parking.take_all():
@@ -236,3 +262,35 @@ class RobotsMiddleware:
         self._reporter.close(reason, waiting, saved)
         if self.origins.store is not None:
             await self.origins.store.close()
+
+
+def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
+    engine = crawler.engine
+    if engine is None or getattr(engine.scheduler, "server", None) is None:
+        return None
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
+    return SharedParking.of(crawler, lease)
+
+
+def _mark_dequeued(crawler: Crawler) -> None:
+    """Mark every request the shared scheduler hands out as scheduled.
+
+    Requests put into scrapy-redis's queue by other programs never met this process's
+    ``request_scheduled``; marked, one that must wait for robots.txt goes back to be parked
+    in Redis instead of waiting in this process's memory.
+    """
+    engine = crawler.engine
+    assert engine is not None
+    scheduler = engine.scheduler
+    assert scheduler is not None
+    dequeue = scheduler.next_request
+
+    def next_request() -> Request | None:
+        request = dequeue()
+        if request is not None:
+            request.meta[SCHEDULED] = True
+        return request
+
+    scheduler.next_request = next_request  # type: ignore[method-assign]

@@ -16,7 +16,6 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -62,22 +61,6 @@ DEFAULT_URL = "redis://localhost:6379/0"
 URL_SETTINGS = ("REP_REDIS_URL", "REDIS_URL")
 """Where the Redis URL is read from, in order (``REDIS_URL`` is scrapy-redis's)."""
 
-SWEEP_BATCH = 100
-"""Origins whose parked requests one sweep moves back to the queue at most."""
-
-
-@dataclass(frozen=True, slots=True)
-class SharedQueue:
-    """The shared scheduler's request queue in Redis, where parked requests are released to."""
-
-    key: str
-    sorted: bool
-    """A sorted set scored by priority (scrapy-redis's ``PriorityQueue``), else a list."""
-
-    @property
-    def kind(self) -> str:
-        return "zset" if self.sorted else "list"
-
 
 class RedisStore(SharedStore):
     """Per-origin robots.txt records shared by a fleet through Redis (``docs/stores.md``).
@@ -95,8 +78,7 @@ class RedisStore(SharedStore):
       counts as unavailable.
 
     Besides records, the store paces the fleet's downloads of origins with a Crawl-delay
-    (:meth:`reserve_slot`, :meth:`free_slot`) and keeps requests parked by the processes
-    (:meth:`park`, :meth:`release_parked`, :meth:`sweep_parked`).
+    (:meth:`reserve_slot`, :meth:`free_slot`).
 
     When Redis fails or is slow, each method answers as if this process were alone (no
     record, fetch it yourself, storing does nothing), one warning is logged per outage,
@@ -124,7 +106,6 @@ class RedisStore(SharedStore):
         self._lock_ms = max(1, round(lock_timeout * 1000))
         self._keep_after_expiry = keep_after_expiry
         self._channel = f"{prefix}stored"
-        self._leases = f"{prefix}parked_leases"
         self._token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.where = where
         """Which Redis, and from which setting, for the start-up line."""
@@ -134,11 +115,6 @@ class RedisStore(SharedStore):
         self._renew_script = client.register_script(redis_scripts.RENEW)
         self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
         self._free_script = client.register_script(redis_scripts.FREE_SLOT)
-        self._park_script = client.register_script(redis_scripts.PARK)
-        self._renew_parked_script = client.register_script(redis_scripts.RENEW_PARKED)
-        self._release_parked_script = client.register_script(redis_scripts.RELEASE_PARKED)
-        self._take_parked_script = client.register_script(redis_scripts.TAKE_PARKED)
-        self._sweep_script = client.register_script(redis_scripts.SWEEP_PARKED)
         self._renewals: dict[str, asyncio.Task[None]] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
@@ -275,37 +251,6 @@ class RedisStore(SharedStore):
         delay_ms = max(0, round(delay * 1000))
         await self._guarded(lambda: self._free_script(keys=[key], args=[token, delay_ms]), 0)
 
-    async def park(self, origin: str, requests: list[tuple[float, bytes]]) -> bool:
-        """Keep ``requests`` (score and serialised request) of ``origin`` in Redis under this
-        process's lease; ``False`` when Redis is unavailable (the caller keeps them)."""
-        args: list[float | bytes | int] = [self._lock_ms]
-        for score, data in requests:
-            args += [score, data]
-        keys = [self._parked_key(origin), self._leases]
-        return await self._guarded(lambda: self._park_script(keys=keys, args=args), None) is not None
-
-    async def renew_parked(self, origins: list[str]) -> None:
-        """Extend the leases of ``origins``' parked requests (those not released meanwhile)."""
-        keys = [self._parked_key(origin) for origin in origins]
-        await self._guarded(lambda: self._renew_parked_script(keys=keys, args=[self._lock_ms, self._leases]), 0)
-
-    async def release_parked(self, origin: str, queue: SharedQueue) -> int | None:
-        """Move ``origin``'s parked requests, whoever parked them, into ``queue`` (atomically); how many."""
-        keys = [self._parked_key(origin), self._leases, queue.key]
-        moved = await self._guarded(lambda: self._release_parked_script(keys=keys, args=[queue.kind]), None)
-        return None if moved is None else int(moved)
-
-    async def take_parked(self, origin: str) -> list[bytes] | None:
-        """Remove and return ``origin``'s parked requests (to be dropped by the caller)."""
-        keys = [self._parked_key(origin), self._leases]
-        taken = await self._guarded(lambda: self._take_parked_script(keys=keys), None)
-        return None if taken is None else list(taken)
-
-    async def sweep_parked(self, queue: SharedQueue) -> int:
-        """Move the parked requests whose lease ran out (their process died) into ``queue``; how many."""
-        keys = [self._leases, queue.key]
-        return int(await self._guarded(lambda: self._sweep_script(keys=keys, args=[queue.kind, SWEEP_BATCH]), 0))
-
     async def close(self) -> None:
         """Write what Redis missed (bounded wait), release the locks this process holds, disconnect."""
         self._closing = True
@@ -343,9 +288,6 @@ class RedisStore(SharedStore):
 
     def _pace_key(self, origin: str) -> str:
         return f"{self._prefix}pace:{self.key(origin)}"
-
-    def _parked_key(self, origin: str) -> str:
-        return f"{self._prefix}parked:{self.key(origin)}"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
         lifetime = max(record.expires_at - time.time(), 0.0) + self._keep_after_expiry

@@ -9,15 +9,17 @@ from __future__ import annotations
 import itertools
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
+from tests.redis import fleet_worker
 from tests.redis.fleet import ROBOTS, Worker, push, start_origins, stop_all, wait_until
 from tests.redis.server import RedisServer
-from tests.sites import Hit, Site, Sites, text
+from tests.sites import Hit, Reply, Site, Sites, text
 
 CRAWL_DELAY = 1.0
 BURST = 300
@@ -146,3 +148,61 @@ def test_the_store_defaults_to_scrapy_redis_url_and_each_worker_writes_its_own_r
     reports = sorted(path.name for path in tmp_path.glob("report-*.json"))
     assert reports == sorted(f"report-{socket.gethostname()}-{worker.process.pid}.json" for worker in workers)
     assert sum(s.get("rep/requests/allowed", 0) for s in stats) == 3 * len(origins)
+
+
+PAGES = tuple(f"/p{number}" for number in range(10))
+LOCK_TIMEOUT = 2.0
+"""Of the fetch locks and the leases of parked requests, in the SIGKILL tests."""
+
+
+@pytest.mark.parametrize("moment", ["before", "during", "after"])
+def test_no_waiting_request_is_lost_when_a_worker_is_killed(
+    moment: str, sites: Sites, start_worker, queue_server, redis_server
+) -> None:
+    """The victim takes every request and parks them; it is killed before its robots.txt fetches
+    start (another process seems to fetch), while they are in flight, or after some were obtained."""
+    robots_answer = threading.Event()
+
+    def gated(hit: Hit) -> Reply:
+        robots_answer.wait(60)
+        return text(ROBOTS)
+
+    fast = [sites.start({"/robots.txt": text(ROBOTS)}) for _ in range(5 if moment == "after" else 0)]
+    slow = [sites.start({"/robots.txt": gated}) for _ in range(10 - len(fast))]
+    if moment == "before":
+        with redis_server.client() as client:
+            for origin in slow:
+                client.set(f"rep:lock:fleetbot/rfc9309/rfc9309:{origin.url}", "elsewhere:1:x", px=60_000)
+    try:
+        push(queue_server, [origin.url + path for origin in fast + slow for path in PAGES])
+        victim = start_worker("victim", lock_timeout=LOCK_TIMEOUT)
+        wait_until(
+            lambda: _parked(queue_server) == len(slow) * len(PAGES), 30, "the waiting requests are kept in Redis"
+        )
+        if moment == "during":
+            wait_until(lambda: all(origin.hits("/robots.txt") for origin in slow), 30, "its robots.txt fetches run")
+        if moment == "after":
+            wait_until(lambda: all(len(o.hits()) == len(PAGES) + 1 for o in fast), 30, "the fast origins are crawled")
+        if moment == "before":
+            assert not any(origin.hits("/robots.txt") for origin in slow), "nothing fetched yet"
+        victim.kill()
+        if moment == "before":
+            with redis_server.client() as client:
+                client.delete(*client.keys("rep:lock:*"))
+        robots_answer.set()
+        survivors = [start_worker(f"w{number}", lock_timeout=LOCK_TIMEOUT, idle=10) for number in range(2)]
+        stats = [survivor.finish() for survivor in survivors]
+    finally:
+        robots_answer.set()
+
+    for origin in fast + slow:
+        crawled = sorted(path for path in origin.paths() if path != "/robots.txt")
+        assert crawled == sorted(PAGES), f"{origin}: every page exactly once, got {crawled}"
+    assert _parked(queue_server) == 0
+    assert sum(s.get("rep/parked/swept", 0) for s in stats) == len(slow) * len(PAGES), "found through the lease"
+
+
+def _parked(server: RedisServer) -> int:
+    """Requests parked in the queue's Redis, by any worker."""
+    with server.client() as client:
+        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
