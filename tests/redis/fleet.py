@@ -52,6 +52,12 @@ def queued(queue: RedisServer) -> int:
         return client.zcard(fleet_worker.QUEUE_KEY)
 
 
+def parked(queue: RedisServer) -> int:
+    """Requests parked in the queue's Redis until their robots.txt is obtained, by any worker."""
+    with queue.client() as client:
+        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
+
+
 def stop_all(origins: list[Site]) -> None:
     """Stop many sites at once (each stop waits for its server's poll interval)."""
     with ThreadPoolExecutor(max_workers=len(origins) or 1) as pool:

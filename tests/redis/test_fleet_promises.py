@@ -16,8 +16,7 @@ import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
-from tests.redis import fleet_worker
-from tests.redis.fleet import ROBOTS, Worker, push, start_origins, stop_all, wait_until
+from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all, wait_until
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Site, Sites, text
 
@@ -176,9 +175,7 @@ def test_no_waiting_request_is_lost_when_a_worker_is_killed(
     try:
         push(queue_server, [origin.url + path for origin in fast + slow for path in PAGES])
         victim = start_worker("victim", lock_timeout=LOCK_TIMEOUT)
-        wait_until(
-            lambda: _parked(queue_server) == len(slow) * len(PAGES), 30, "the waiting requests are kept in Redis"
-        )
+        wait_until(lambda: parked(queue_server) == len(slow) * len(PAGES), 30, "the waiting requests are kept in Redis")
         if moment == "during":
             wait_until(lambda: all(origin.hits("/robots.txt") for origin in slow), 30, "its robots.txt fetches run")
         if moment == "after":
@@ -198,11 +195,5 @@ def test_no_waiting_request_is_lost_when_a_worker_is_killed(
     for origin in fast + slow:
         crawled = sorted(path for path in origin.paths() if path != "/robots.txt")
         assert crawled == sorted(PAGES), f"{origin}: every page exactly once, got {crawled}"
-    assert _parked(queue_server) == 0
+    assert parked(queue_server) == 0
     assert sum(s.get("rep/parked/swept", 0) for s in stats) == len(slow) * len(PAGES), "found through the lease"
-
-
-def _parked(server: RedisServer) -> int:
-    """Requests parked in the queue's Redis, by any worker."""
-    with server.client() as client:
-        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
