@@ -7,9 +7,9 @@ whoever parked them, into the shared queue in one atomic step; a process that di
 lease to run out, and every process sweeps requests whose lease ran out back into the queue.
 So a worker killed at any moment loses no waiting request (``docs/stores.md``).
 
-The requests go straight into the queue, past scrapy-redis's dupefilter (which never saw them:
-a parked request is taken before the scheduler's ``enqueue_request``), and are serialised with
-``dont_filter`` so that nothing later takes them for duplicates. Keys, on the scheduler's Redis:
+Parking stands in for the scheduler's ``enqueue_request``: its dupefilter judges the request
+then, once. Released requests go straight into the queue, serialised with ``dont_filter``, so
+that nothing later takes them for duplicates of themselves. Keys, on the scheduler's Redis:
 ``<queue key>:rep_parked:<origin>`` (a sorted set scored as scrapy-redis's priority queue scores)
 and ``<queue key>:rep_parked`` (the leases, per origin key, on Redis's clock).
 """
@@ -92,7 +92,15 @@ class SharedParking:
 
     def park(self, origin: str, request: Request) -> bool:
         """Keep ``request`` in Redis until ``origin``'s rules are obtained (by any process); ``False``
-        when Redis failed (the caller keeps it)."""
+        when Redis failed (the caller keeps it).
+
+        Parking takes the place of the scheduler's ``enqueue_request``, so the scheduler's dupefilter
+        sees the request here: a duplicate is dropped as scrapy-redis would drop it.
+        """
+        dupefilter = self._scheduler.df
+        if not request.dont_filter and dupefilter.request_seen(request):
+            dupefilter.log(request, self._crawler.spider)
+            return True
         data = self._serializer.dumps(request.replace(dont_filter=True).to_dict(spider=self._crawler.spider))
         try:
             self._park(keys=[self._key(origin), self._leases], args=[self._lease_ms, -request.priority, data])
