@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
+from scrapy_robots_rep.stores import SharedStore
+from scrapy_robots_rep.stores.redis import RedisStore
 from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all, wait_until
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Site, Sites, text
@@ -197,3 +199,37 @@ def test_no_waiting_request_is_lost_when_a_worker_is_killed(
         assert crawled == sorted(PAGES), f"{origin}: every page exactly once, got {crawled}"
     assert parked(queue_server) == 0
     assert sum(s.get("rep/parked/swept", 0) for s in stats) == len(slow) * len(PAGES), "found through the lease"
+
+
+def test_records_are_compact_and_every_key_expires(
+    sites: Sites, start_worker, queue_server, redis_server, corpus
+) -> None:
+    files = sorted((corpus / "robots").glob("*.txt"))[:40]
+    origins = [sites.start({"/robots.txt": text(path.read_bytes())}) for path in files]
+    push(queue_server, [origin.url + "/" for origin in origins])
+    workers = [start_worker(f"w{number}", concurrency=8) for number in range(2)]
+    for worker in workers:
+        worker.finish()
+
+    assert [len(origin.hits("/robots.txt")) for origin in origins] == [1] * len(origins)
+    with redis_server.client() as client:
+        keys = client.keys("rep:*")
+        records = [key for key in keys if key.startswith(b"rep:origin:")]
+        assert len(records) == len(origins)
+        lifetime = 86400 + 30 * 86400  # REP_CACHE_TTL and the stale window, REP_UNREACHABLE_MAX_AGE
+        assert all(0 < client.ttl(key) <= lifetime for key in keys), "every key expires"
+        used = sum(client.memory_usage(key) for key in records)
+        plain = sum(len(SharedStore.encode(record)) for record in _stored(client, records))
+    assert used < plain / 2, (
+        f"{used / len(records):.0f} bytes of Redis per origin for {plain / len(records):.0f} of JSON"
+    )
+
+
+def _stored(client, keys):
+    from scrapy.utils.test import get_crawler
+
+    reader = RedisStore.from_crawler(get_crawler(settings_dict={"REP_REDIS_URL": "redis://127.0.0.1:1/0"}))
+    for key in keys:
+        record = reader.decode(key.decode(), client.hget(key, "record"))
+        assert record is not None
+        yield record
