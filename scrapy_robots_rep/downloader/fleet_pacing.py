@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
@@ -69,8 +71,7 @@ class FleetPacing:
         await turn.acquire()
         token = f"{self._name}:{next(self._tokens)}"
         lease = float(request.meta.get("download_timeout", self._timeout)) + delay + LEASE_MARGIN
-        stats = self._crawler.stats
-        assert stats is not None
+        outcomes = Outcomes.of(self._crawler)
         try:
             pause = self._not_before.pop(origin, 0.0) - asyncio.get_running_loop().time()
             if pause > 0:
@@ -83,12 +84,12 @@ class FleetPacing:
                     return
                 if wait <= 0:
                     break
-                stats.inc_value("rep/crawl_delay/fleet_waits")
+                outcomes.count("rep/crawl_delay/fleet_waits")
                 await asyncio.sleep(min(wait, delay))
         except BaseException:
             turn.release()
             raise
-        stats.inc_value("rep/crawl_delay/fleet_slots")
+        outcomes.count("rep/crawl_delay/fleet_slots")
         request.meta[PACED] = token
         self._held[token] = _Held(origin, delay, turn)
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 from scrapy.utils.asyncio import create_looping_call
 
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.stores import redis_scripts
 
 if TYPE_CHECKING:
@@ -134,9 +135,7 @@ class SharedParking:
             self._renew(keys=[self._key(origin) for origin in self.held], args=[self._lease_ms, self._leases])
         swept = int(self._sweep(keys=[self._leases, self._queue_key], args=[self._kind, SWEEP_BATCH]))
         if swept:
-            stats = self._crawler.stats
-            assert stats is not None
-            stats.inc_value("rep/parked/swept", swept)
+            Outcomes.of(self._crawler).count("rep/parked/swept", swept)
             logger.info(
                 "Moved %(count)d requests parked by a process that stopped renewing its lease back to the queue",
                 {"count": swept},

@@ -28,13 +28,14 @@ try:
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
-from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import REDIS_URL_SETTINGS, SettingsError
 from scrapy_robots_rep.stores import compact, redis_scripts
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.statscollectors import StatsCollector
 
     from scrapy_robots_rep.policy.record_cache import CacheRecord
 
@@ -56,10 +57,6 @@ CLOSE_WAIT = 10.0
 
 MAX_CONNECTIONS = 32
 """Connections per process; a call waits for a free one (a burst of origins is no outage)."""
-
-DEFAULT_URL = "redis://localhost:6379/0"
-URL_SETTINGS = ("REP_REDIS_URL", "REDIS_URL")
-"""Where the Redis URL is read from, in order (``REDIS_URL`` is scrapy-redis's)."""
 
 
 class RedisStore(SharedStore):
@@ -94,13 +91,13 @@ class RedisStore(SharedStore):
         client: Redis,
         *,
         scope: Scope,
-        stats: StatsCollector,
+        outcomes: Outcomes,
         prefix: str,
         lock_timeout: float,
         keep_after_expiry: float,
         where: str = "",
     ) -> None:
-        super().__init__(scope=scope, stats=stats)
+        super().__init__(scope=scope, outcomes=outcomes)
         self._client = client
         self._prefix = prefix
         self._lock_ms = max(1, round(lock_timeout * 1000))
@@ -127,11 +124,10 @@ class RedisStore(SharedStore):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisStore:
         """Build from the crawler's settings (``REP_REDIS_*``, the scope's, ``REP_UNREACHABLE_MAX_AGE``)."""
-        settings = RepSettings.from_mapping(crawler.settings)
-        reader = SettingsReader(crawler.settings)
-        source = next((name for name in URL_SETTINGS if reader.raw(name)), None)
-        url = reader.text(source, DEFAULT_URL) if source is not None else DEFAULT_URL
-        timeout = reader.number("REP_REDIS_TIMEOUT", 1.0, minimum=0, above=True)
+        settings = rep_settings(crawler.settings)
+        url = settings.redis_url
+        timeout = settings.redis_timeout
+        source = next((name for name in REDIS_URL_SETTINGS if crawler.settings.get(name)), None)
         try:
             pool = BlockingConnectionPool.from_url(
                 url,
@@ -146,9 +142,9 @@ class RedisStore(SharedStore):
         return cls(
             Redis(connection_pool=pool),
             scope=Scope.of(settings),
-            stats=crawler.stats,
-            prefix=reader.text("REP_REDIS_PREFIX", "rep:"),
-            lock_timeout=reader.number("REP_REDIS_LOCK_TIMEOUT", 10.0, minimum=0, above=True),
+            outcomes=Outcomes.of(crawler),
+            prefix=settings.redis_prefix,
+            lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
             where=f"{_without_password(url)} (from {source or 'the default'})",
         )
