@@ -60,8 +60,9 @@ def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[...,
 
 def test_fleet_fetches_each_robots_txt_once_and_obeys_it(start_fleet_origins, start_worker, queue_server) -> None:
     origins = start_fleet_origins(ORIGINS)
-    push(queue_server, urls_of(origins))
     workers = [start_worker(f"w{n}") for n in range(2)]
+    wait_until(lambda: all("Spider opened" in worker.log() for worker in workers), 60, "both workers run")
+    push(queue_server, urls_of(origins))
     stats = [worker.finish() for worker in workers]
 
     assert_crawled_once_and_obeyed(origins)
