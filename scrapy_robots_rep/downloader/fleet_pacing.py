@@ -94,7 +94,8 @@ class FleetPacing:
         self._held[token] = _Held(origin, delay, turn)
 
     def done(self, request: Request) -> None:
-        """``request`` ended without reaching the downloader (a later middleware answered it): free its slot."""
+        """``request`` ended without reaching the downloader (a later middleware answered it or
+        returned another request in its place): free its slot."""
         self._free(request)
 
     def _on_request_left(self, request: Request, **kwargs: Any) -> None:

@@ -110,6 +110,8 @@ class RobotsMiddleware:
         self, request: Request, spider: Spider | None = None
     ) -> Request | Coroutine[Any, Any, None] | None:
         """Decide ``request``; synchronous unless it bypassed the scheduler and must wait for rules."""
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)  # a copy of a request that held a slot (a middleware returned it)
         origin = self._checked_origin(request)
         if origin is None:
             return None

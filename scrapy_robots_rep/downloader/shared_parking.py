@@ -114,7 +114,12 @@ class SharedParking:
     def release(self, origin: str) -> int:
         """Move every request parked for ``origin`` into the shared queue; how many (also others')."""
         self.held.pop(origin, None)
-        moved = self._release(keys=[self._key(origin), self._leases, self._queue_key], args=[self._kind])
+        try:
+            moved = self._release(keys=[self._key(origin), self._leases, self._queue_key], args=[self._kind])
+        except (OSError, RedisError) as error:
+            # They stay parked: once the lease runs out, a process that reaches Redis moves them.
+            logger.warning("Could not release the requests parked for %s (%s)", origin, error)
+            return 0
         return int(moved)
 
     def take(self, origin: str) -> list[Request]:
@@ -131,6 +136,12 @@ class SharedParking:
         return sum(self.release(origin) for origin in list(self.held))
 
     def _tend(self) -> None:
+        try:
+            self._renew_and_sweep()
+        except (OSError, RedisError) as error:
+            logger.warning("Could not renew or sweep parked requests in the scheduler's Redis (%s)", error)
+
+    def _renew_and_sweep(self) -> None:
         if self.held:
             self._renew(keys=[self._key(origin) for origin in self.held], args=[self._lease_ms, self._leases])
         swept = int(self._sweep(keys=[self._leases, self._queue_key], args=[self._kind, SWEEP_BATCH]))
