@@ -60,7 +60,8 @@ def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[...,
 
 def test_fleet_fetches_each_robots_txt_once_and_obeys_it(start_fleet_origins, start_worker, queue_server) -> None:
     origins = start_fleet_origins(ORIGINS)
-    workers = [start_worker(f"w{n}") for n in range(2)]
+    # Not idle for long before the push; a lock outlives a busy machine's late renewal.
+    workers = [start_worker(f"w{n}", idle=10, lock_timeout=10) for n in range(2)]
     wait_until(lambda: all("Spider opened" in worker.log() for worker in workers), 60, "both workers run")
     push(queue_server, urls_of(origins))
     stats = [worker.finish() for worker in workers]
@@ -122,7 +123,7 @@ def test_crawl_survives_a_redis_outage_and_shares_again_after_it(
         origin.routes.update(dict.fromkeys(ALLOWED_PATHS, page))
     try:
         push(queue_server, urls_of(early + during + after))
-        workers = [start_worker(f"w{n}", concurrency=200) for n in range(2)]
+        workers = [start_worker(f"w{n}", concurrency=200, lock_timeout=10) for n in range(2)]
         wait_until(lambda: _all_crawled(early), 30, "the first origins are crawled")
         redis_server.stop()
         redis_down.set()

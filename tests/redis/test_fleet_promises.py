@@ -207,7 +207,7 @@ def test_records_are_compact_and_every_key_expires(
     files = sorted((corpus / "robots").glob("*.txt"))[:40]
     origins = [sites.start({"/robots.txt": text(path.read_bytes())}) for path in files]
     push(queue_server, [origin.url + "/" for origin in origins])
-    workers = [start_worker(f"w{number}", concurrency=8) for number in range(2)]
+    workers = [start_worker(f"w{number}", concurrency=8, lock_timeout=10) for number in range(2)]
     for worker in workers:
         worker.finish()
 
