@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-
-from scrapy.crawler import AsyncCrawlerProcess
+from typing import TYPE_CHECKING
 
 from scrapy_robots_rep.cli.checks import (
     EXIT_ERROR,
@@ -42,7 +41,11 @@ from scrapy_robots_rep.cli.page_output import render_page_json, render_page_text
 from scrapy_robots_rep.cli.sources import is_url, read_source, robots_origin
 from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint
+from scrapy_robots_rep.downloader.scrapy_compat import crawler_process
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
+
+if TYPE_CHECKING:
+    from scrapy.crawler import CrawlerProcessBase
 
 DESCRIPTION = (
     "For each URL: allowed or disallowed, the group, the deciding rule with its line number, and the "
@@ -171,7 +174,7 @@ def _source(args: argparse.Namespace) -> RobotsSource:
     return fetch_robots(_fetch_process(args), [origin])[origin]
 
 
-def _fetch_process(args: argparse.Namespace) -> AsyncCrawlerProcess:
+def _fetch_process(args: argparse.Namespace) -> CrawlerProcessBase:
     """The Scrapy process live robots.txt files and pages are fetched with: the options as settings."""
     settings: dict[str, object] = {
         "REP_MATCHING": args.matching,
@@ -181,7 +184,7 @@ def _fetch_process(args: argparse.Namespace) -> AsyncCrawlerProcess:
     }
     if args.agent is not None:
         settings.update(USER_AGENT=args.agent, REP_USER_AGENT=args.agent)
-    return AsyncCrawlerProcess(settings)
+    return crawler_process(settings)
 
 
 def _page(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

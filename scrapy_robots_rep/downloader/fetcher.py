@@ -20,6 +20,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
 from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.scrapy_compat import download
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
@@ -148,7 +149,7 @@ class RobotsFetcher:
         assert engine is not None
         try:
             with beside_pages(self._crawler):
-                return await engine.download_async(request)
+                return await download(engine, request)
         except IgnoreRequest:
             decoded = self._decoded(transfer.raw)
             if decoded is None:
