@@ -3,8 +3,9 @@
 # Supported: Scrapy 2.13 to 2.19 on Python 3.10 to 3.13. `make test` checks both ends:
 # - .venv: the newest Python (pyenv's 3.13 when present) with the newest Scrapy, the whole suite;
 # - .venv-lowest: the lowest Python (pyenv's 3.10 when present) with Scrapy 2.13, the Scrapy-facing
-#   tests, that is every test outside the pure layers' folders listed in PURE_TESTS (tests/core and
-#   tests/hardening/test_core_*: they never import Scrapy, so a Scrapy version cannot change them).
+#   tests: every test but the pure layers' (PURE_TESTS: tests/core and tests/hardening/test_core_*
+#   never import Scrapy, so no Scrapy version can change them) and those marked `release` (they
+#   build the wheel, once is enough).
 # Where pyenv lacks a version, python3 stands in and the run says so.
 PYENV_VERSIONS ?= $(HOME)/.pyenv/versions
 NEWEST_PYTHON := $(lastword $(sort $(wildcard $(PYENV_VERSIONS)/3.13*/bin/python3)))
@@ -75,7 +76,7 @@ test: lint redis-server
 
 test-lowest: $(VENV_LOWEST)/.installed redis-server
 	@$(BIN_LOWEST)/python -c 'import platform, scrapy; print(f"Scrapy {scrapy.__version__} on Python {platform.python_version()}:")'
-	$(BIN_LOWEST)/python -m pytest $(addprefix --ignore=,$(PURE_TESTS))
+	$(BIN_LOWEST)/python -m pytest -m 'not release' $(addprefix --ignore=,$(PURE_TESTS))
 
 # Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports) and mypy --strict
 # on the package (it ships py.typed, so its types must hold).

@@ -5,7 +5,7 @@ names (and ``RedisStore``, which needs the ``redis`` client) are imported on fir
 that ``from scrapy_robots_rep import RobotsTxt`` works in a process without them.
 
 Names and module paths of earlier releases still work for one more release, with a
-``DeprecationWarning`` (``docs/upgrading.md``): the old modules are not files at the package
+``DeprecationWarning`` (CHANGELOG.md, "Deprecated"): the old modules are not files at the package
 root, they are entries of ``sys.modules`` whose attributes lead to the new places.
 """
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from scrapy import Request
 from scrapy import signals as scrapy_signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
@@ -18,7 +19,7 @@ from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
 from scrapy_robots_rep.exceptions import RobotsDisallowed
 from scrapy_robots_rep.policy.settings import SettingsError
 from tests.crawling import BASE_SETTINGS, crawl, request
-from tests.sites import Sites, text
+from tests.sites import Gate, Sites, text
 
 RULES = "User-agent: *\nAllow: /\n\n# private area\nDisallow: /secret\n"
 ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
@@ -50,7 +51,8 @@ async def test_one_fetch_per_origin_and_nothing_disallowed_reaches_the_server(si
 
 @pytest_twisted.ensureDeferred
 async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_path: Path) -> None:
-    site = sites.start({"/robots.txt": text(RULES)})
+    robots = Gate(text(RULES))  # answered once /open, the last request, waits for it
+    site = sites.start({"/robots.txt": robots})
     local_file = tmp_path / "page.html"
     local_file.write_text("<html>local</html>")
     events: dict[str, list[Any]] = {name: [] for name in ("parsed", "obtained", "disallowed", "deferred")}
@@ -64,6 +66,11 @@ async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_pat
         crawler.signals.connect(record("obtained"), signals.robots_obtained, weak=False)
         crawler.signals.connect(record("disallowed"), signals.request_disallowed, weak=False)
         crawler.signals.connect(record("deferred"), signals.request_deferred, weak=False)
+        crawler.signals.connect(open_at_open, signals.request_deferred, weak=False)
+
+    def open_at_open(request: Request, **kwargs: Any) -> None:
+        if request.url.endswith("/open"):
+            robots.open()
 
     result = await crawl(
         [

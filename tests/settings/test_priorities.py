@@ -3,7 +3,6 @@ as if they had never been deferred (docs/behaviour.md §7)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ from scrapy.http import Response
 from scrapy_robots_rep import signals
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.settings.measure import ROBOTS
-from tests.sites import Hit, Reply, Site, Sites, text
+from tests.sites import Gate, Site, Sites, text
 
 LOW = 40
 SETTINGS = {"CONCURRENT_REQUESTS_PER_DOMAIN": 1}
@@ -32,23 +31,17 @@ def low_then_urgent(site: Site) -> PageHook:
     return hook
 
 
-def robots_once_parked(path: str) -> tuple[Callable[[Hit], Reply], Callable[[Crawler], None]]:
-    """A robots.txt route answering only once the request to ``path`` is parked, and the
-    ``on_crawler`` hook that sees it parked: every request is in hand when the rules arrive."""
-    parked = threading.Event()
-
-    def robots(hit: Hit) -> Reply:
-        parked.wait(timeout=60)
-        return text("User-agent: *\nAllow: /\n")
+def open_once_parked(gate: Gate, path: str) -> Callable[[Crawler], None]:
+    """An ``on_crawler`` hook opening ``gate`` once the request to ``path`` is parked."""
 
     def on_deferred(request: Request, **kwargs: Any) -> None:
         if request.url.endswith(path):
-            parked.set()
+            gate.open()
 
     def connect(crawler: Crawler) -> None:
         crawler.signals.connect(on_deferred, signals.request_deferred, weak=False)
 
-    return robots, connect
+    return connect
 
 
 def downloads(site: Site) -> list[str]:
@@ -63,9 +56,14 @@ async def test_a_high_priority_request_to_a_fresh_origin_is_downloaded_first(sit
     # Scrapy 2.13 the callback's requests are scheduled one by one, interleaved with the fetch),
     # so priority decides every time.
     start = sites.start()
-    robots, connect = robots_once_parked("/urgent")
+    robots = Gate(text("User-agent: *\nAllow: /\n"))
     fresh = sites.start({"/robots.txt": robots})
-    result = await crawl([f"{start.url}/start"], settings=SETTINGS, page=low_then_urgent(fresh), on_crawler=connect)
+    result = await crawl(
+        [f"{start.url}/start"],
+        settings=SETTINGS,
+        page=low_then_urgent(fresh),
+        on_crawler=open_once_parked(robots, "/urgent"),
+    )
 
     assert len(downloads(fresh)) == LOW + 1 and len(result.pages) == LOW + 2
     print(f"\n/urgent was download number {downloads(fresh).index('/urgent') + 1}")
