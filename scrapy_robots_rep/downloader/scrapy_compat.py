@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 MINIMUM_SCRAPY = (2, 13)
 """The oldest Scrapy the Scrapy layer supports: async ``start()`` and the asyncio reactor by default."""
 
-REQUIREMENT = "scrapy>=2.13"
+MINIMUM_TEXT = ".".join(map(str, MINIMUM_SCRAPY))
 
 
 def installed_scrapy() -> str | None:
@@ -41,8 +41,8 @@ def unsupported_message(version: str | None) -> str | None:
     if release >= MINIMUM_SCRAPY:
         return None
     return (
-        f"scrapy-robots-rep needs Scrapy 2.13 or later, and Scrapy {version} is installed: "
-        f"upgrade it with pip install '{REQUIREMENT}' (the core parsers work without Scrapy)"
+        f"scrapy-robots-rep needs Scrapy {MINIMUM_TEXT} or later, and Scrapy {version} is installed: "
+        f"upgrade it with pip install 'scrapy>={MINIMUM_TEXT}' (the core parsers work without Scrapy)"
     )
 
 
