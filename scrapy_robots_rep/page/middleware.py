@@ -26,6 +26,7 @@ from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -60,12 +61,17 @@ class PageDirectivesMiddleware:
     def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
         return cls(crawler)
 
-    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterable[Any]:
+    # ``spider`` is passed by Scrapy 2.13 only; later versions pass no spider to a method that can do without.
+    def process_spider_output(
+        self, response: Response, result: Iterable[Any], spider: Spider | None = None
+    ) -> Iterable[Any]:
         for output in result:
             if (output := self._processed(output, response)) is not None:
                 yield output
 
-    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
+    ) -> AsyncIterator[Any]:
         async for output in result:
             if (output := self._processed(output, response)) is not None:
                 yield output
@@ -75,7 +81,7 @@ class PageDirectivesMiddleware:
             return self.get_processed_request(output, response)
         return self.get_processed_item(output, response)
 
-    def process_spider_input(self, response: Response) -> None:
+    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
         page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.page_rel_nofollow)
         signals = response.meta.get(CONTENT_SIGNALS_META)
         if signals:
