@@ -3,7 +3,7 @@
 # Supported: Scrapy 2.13 to 2.19 on Python 3.10 to 3.13. `make test` checks both ends:
 # - .venv: the newest Python (pyenv's 3.13 when present) with the newest Scrapy, the whole suite;
 # - .venv-lowest: the lowest Python (pyenv's 3.10 when present) with Scrapy 2.13, the Scrapy-facing
-#   tests: every test but the pure layers' (PURE_TESTS: tests/core and tests/hardening/test_core_*
+#   tests: every test but the pure layers' (PURE_TESTS: tests/core, tests/policy and the others listed
 #   never import Scrapy, so no Scrapy version can change them) and those marked `release` (they
 #   build the wheel, once is enough).
 # Where pyenv lacks a version, python3 stands in and the run says so.
@@ -19,7 +19,8 @@ BIN := $(VENV)/bin
 BIN_LOWEST := $(VENV_LOWEST)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PACKAGE_FILES := setup.cfg setup.py pyproject.toml scrapy_robots_rep/core/page/_tag_search.c
-PURE_TESTS := tests/core tests/hardening/test_core_properties.py tests/hardening/test_core_scan.py \
+PURE_TESTS := tests/core tests/policy tests/test_layers.py tests/test_corpus_sample.py \
+	tests/hardening/test_core_properties.py tests/hardening/test_core_scan.py \
 	tests/hardening/test_core_worst_cases.py
 
 .PHONY: demo test test-lowest lint dist redis-server
