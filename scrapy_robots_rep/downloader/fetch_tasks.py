@@ -38,6 +38,7 @@ PINNED_ORIGINS = 1024
 """Origins whose last released record is kept beside the cache (released requests reach the
 downloader within a few batches, long before this many other origins are released)."""
 
+
 class Origins:
     """Every origin's record and, for origins being obtained or failing, its ``OriginRobots``."""
 
@@ -67,6 +68,12 @@ class Origins:
         if record is None and released:
             return self._pinned.get(origin)
         return record
+
+    def decides_at_once(self, origin: str, now: float) -> bool:
+        """Whether ``origin``'s requests are decided by fresh rules with no fetch task or failure
+        state: what :meth:`route` says then is ``Route.DECIDE``, and it starts nothing."""
+        record = self.cache.get(origin)
+        return record is not None and now < record.expires_at and record.holds_rules and origin not in self._active
 
     def route(self, origin: str, now: float, released: bool = False) -> tuple[Route, CacheRecord | None]:
         """Where a request of ``origin`` goes now, and the record it would be decided by."""
