@@ -23,9 +23,14 @@ per cent at stake. Rounds take turns (each round starts with another mode), and 
 result is the median over rounds of each round's ratio to ``none``. Every crawl must
 fetch every page, and the robots.txt of each origin exactly once.
 
+``--instructions`` counts instead what each crawl process executes (valgrind's callgrind),
+which other work on the machine does not change: each mode crawls one site, then two, and
+a page's instructions are the difference over the second site's pages (start-up left out).
+
     python benchmarks/bench_crawl.py                # 100 origins x 100 pages, 9 rounds
     python benchmarks/bench_crawl.py --rounds 5 --origins 50
     python benchmarks/bench_crawl.py --profile DIR  # none and rep under cProfile (CPU time): DIR/<mode>.prof
+    python benchmarks/bench_crawl.py --instructions # instructions per page, counted by valgrind (callgrind)
     python benchmarks/bench_crawl.py --smoke        # 10 origins x 20 pages, one round
 """
 
@@ -34,8 +39,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import statistics
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -151,11 +158,14 @@ def child_crawl(mode: str, bases: list[str], pages: int, profile: str | None) ->
     print(json.dumps({"mode": mode, "stats": {key: value for key, value in stats.items() if isinstance(value, int)}}))
 
 
-def crawl(mode: str, sites: LoopbackSites, pages: int, profile: str | None = None) -> dict[str, Any]:
-    """One crawl of ``mode``; its report with ``pages``, ``requests`` (yielded) and ``robots_fetches``."""
+def crawl(
+    mode: str, sites: LoopbackSites, pages: int, profile: str | None = None, prefix: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """One crawl of ``mode`` (under ``prefix``, a command such as valgrind, if given); its report
+    with ``pages``, ``requests`` (yielded) and ``robots_fetches``."""
     sites.robots_hits.clear()
     extra = ("--profile-to", profile) if profile else ()
-    report = run_child(__file__, mode, sites.bases, pages, extra=extra)
+    report = run_child(__file__, mode, sites.bases, pages, prefix=prefix, extra=extra)
     stats = report["stats"]
     report["pages"] = stats.get("response_received_count", 0) - stats.get("robotstxt/response_count", 0)
     report["requests"] = stats.get("scheduler/enqueued", 0) + stats.get("dupefilter/filtered", 0)
@@ -209,6 +219,30 @@ def measure(sites: LoopbackSites, origins: int, pages: int, rounds: int) -> None
         )
 
 
+def instructions(origins: int, pages: int, files: list[bytes], serve: Any, modes: list[str]) -> None:
+    """Each mode's instructions per page: a crawl of one site, then of ``origins`` sites."""
+    counts: dict[str, list[int]] = {}
+    for mode in modes:
+        for size in (1, origins):
+            sites = LoopbackSites(size, files, serve)
+            try:
+                with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
+                    command = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+                    crawl(mode, sites, pages, prefix=command)
+                    totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+            finally:
+                sites.stop()
+            if totals is None:
+                sys.exit(f"no instruction count in callgrind's output for {mode}")
+            counts.setdefault(mode, []).append(int(totals.group(1)))
+            print(f"{mode} {size} site(s): {int(totals.group(1)):,} instructions", flush=True)
+    print(f"\ninstructions per page: the pages of {origins - 1} more site(s) of {pages} pages, callgrind")
+    per_page = {mode: (many - one) / ((origins - 1) * pages) for mode, (one, many) in counts.items()}
+    for mode in modes:
+        ratio = f"{per_page[mode] / per_page['none']:8.3f}" if "none" in per_page else ""
+        print(f"{mode:8} {per_page[mode]:14,.0f} {ratio}")
+
+
 def profile(sites: LoopbackSites, pages: int, folder: Path) -> None:
     import pstats
 
@@ -229,7 +263,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the three crawls")
     parser.add_argument("--origins", type=int, default=100, help="loopback origins (sites)")
     parser.add_argument("--pages", type=int, default=100, help="pages of each site")
-    parser.add_argument("--profile", type=Path, help="a crawl without and one with the add-on under cProfile, saved here")
+    parser.add_argument("--profile", type=Path, help="none and rep under cProfile, saved here")
+    parser.add_argument("--instructions", action="store_true", help="instructions per page, counted by valgrind")
+    parser.add_argument("--modes", default=",".join(MODES), help="with --instructions: the modes to count")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--bases", help=argparse.SUPPRESS)
     parser.add_argument("--profile-to", help=argparse.SUPPRESS)
@@ -248,6 +284,9 @@ def main() -> None:
     def serve(path: bytes) -> tuple[bytes, bytes]:
         return pages_served[int(path.rsplit(b"/", 1)[1])], b"text/html; charset=utf-8"
 
+    if args.instructions:
+        instructions(max(2, origins), pages, files, serve, args.modes.split(","))
+        return
     sites = LoopbackSites(origins, files, serve)
     try:
         if args.profile:

@@ -169,9 +169,11 @@ class RobotsMiddleware:
         assert record is not None
         self._decide(request, origin, record)
 
-    def _on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
+    def _on_request_scheduled(self, request: Request, **_: Any) -> None:
         """Runs for every request the spider yields, also those the dupefilter then drops: an origin
-        with fresh rules and nothing under way (nearly every request of a crawl) costs one look-up."""
+        with fresh rules and nothing under way (nearly every request of a crawl) costs one look-up.
+        (``**_`` takes the signal's other arguments as they come: pydispatch then passes them
+        without sorting them out for each call.)"""
         origin = self._checked_origin(request)
         if origin is None:
             return
