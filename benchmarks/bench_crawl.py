@@ -136,7 +136,10 @@ def child_crawl(mode: str, bases: list[str], pages: int, profile: str | None) ->
             for base in bases:
                 yield Request(f"{base}/page/0")  # filtered as duplicates too, unlike start_urls
 
+        parsed = 0
+
         def parse(self, response: Any) -> Any:
+            BenchSpider.parsed += 1
             yield {"url": response.url}
             for href in response.css("a::attr(href)").getall():
                 yield response.follow(href)
@@ -155,7 +158,8 @@ def child_crawl(mode: str, bases: list[str], pages: int, profile: str | None) ->
         process.start()
     assert crawler.stats is not None
     stats = crawler.stats.get_stats()
-    print(json.dumps({"mode": mode, "stats": {key: value for key, value in stats.items() if isinstance(value, int)}}))
+    numbers = {key: value for key, value in stats.items() if isinstance(value, int)}
+    print(json.dumps({"mode": mode, "pages": BenchSpider.parsed, "stats": numbers}))
 
 
 def crawl(
@@ -167,7 +171,6 @@ def crawl(
     extra = ("--profile-to", profile) if profile else ()
     report = run_child(__file__, mode, sites.bases, pages, prefix=prefix, extra=extra)
     stats = report["stats"]
-    report["pages"] = stats.get("response_received_count", 0) - stats.get("robotstxt/response_count", 0)
     report["requests"] = stats.get("scheduler/enqueued", 0) + stats.get("dupefilter/filtered", 0)
     report["robots_fetches"] = Counter(sites.robots_hits)
     expected = len(sites.bases) * pages
