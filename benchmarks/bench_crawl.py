@@ -31,7 +31,7 @@ a page's instructions are the difference over the second site's pages (start-up 
     python benchmarks/bench_crawl.py --rounds 5 --origins 50
     python benchmarks/bench_crawl.py --profile DIR  # none and rep under cProfile (CPU time): DIR/<mode>.prof
     python benchmarks/bench_crawl.py --instructions # instructions per page, counted by valgrind (callgrind)
-    python benchmarks/bench_crawl.py --smoke        # 10 origins x 20 pages, one round
+    python benchmarks/bench_crawl.py --smoke        # 4 origins x 10 pages, one round
 """
 
 from __future__ import annotations
@@ -262,7 +262,7 @@ def profile(sites: LoopbackSites, pages: int, folder: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="10 origins x 20 pages, one round")
+    parser.add_argument("--smoke", action="store_true", help="4 origins x 10 pages, one round")
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the three crawls")
     parser.add_argument("--origins", type=int, default=100, help="loopback origins (sites)")
     parser.add_argument("--pages", type=int, default=100, help="pages of each site")
@@ -277,7 +277,7 @@ def main() -> None:
         child_crawl(args.child, args.bases.split(","), args.pages, args.profile_to)
         return
 
-    origins, pages, rounds = (10, 20, 1) if args.smoke else (args.origins, args.pages, args.rounds)
+    origins, pages, rounds = (4, 10, 1) if args.smoke else (args.origins, args.pages, args.rounds)
     corpus, files = allowing_files(origins)
     print(f"robots.txt: {len(files)} files of {corpus} that allow every page to {AGENT!r}", flush=True)
     pages_served = [page(index, pages) for index in range(pages)]
