@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
-from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
@@ -40,7 +39,14 @@ from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
-from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
+from scrapy_robots_rep.downloader.startup import (
+    check_order,
+    load_store,
+    log_start,
+    offsite_filter,
+    start_up_errors,
+    warn_unknown_settings,
+)
 from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
@@ -66,23 +72,27 @@ class RobotsMiddleware:
     """Obeys robots.txt per origin; see the module docstring."""
 
     def __init__(self, crawler: Crawler) -> None:
-        settings = rep_settings(crawler.settings)
-        if not settings.enabled:
-            logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
-            raise NotConfigured
-        check_order(crawler.settings, type(self))
-        self._crawler = crawler
-        self._settings = settings
-        store = build_from_crawler(load_object(settings.cache_backend), crawler) if settings.cache_backend else None
-        self.parking = Parking(crawler, self._on_release)
-        self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
-        self.outcomes = Outcomes.of(crawler)
-        self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
-        self._saved = SavedRequests(crawler)
-        self._reporter = CrawlReporter(crawler, self.origins, self.outcomes.accounting, self._delays, settings.report)
-        self._offsite: Callable[[Request], bool] | None = None
-        self._purposes = settings.purposes
-        log_start(crawler, settings, store)
+        warn_unknown_settings(crawler.settings)
+        with start_up_errors():
+            settings = rep_settings(crawler.settings)
+            if not settings.enabled:
+                logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
+                raise NotConfigured
+            check_order(crawler.settings, type(self))
+            self._crawler = crawler
+            self._settings = settings
+            store = load_store(crawler, settings.cache_backend)
+            self.parking = Parking(crawler, self._on_release)
+            self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
+            self.outcomes = Outcomes.of(crawler)
+            self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
+            self._saved = SavedRequests(crawler)
+            self._reporter = CrawlReporter(
+                crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
+            )
+            self._offsite: Callable[[Request], bool] | None = None
+            self._purposes = settings.purposes
+            log_start(crawler, settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_request_scheduled, scrapy_signals.request_scheduled)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
