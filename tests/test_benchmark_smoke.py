@@ -55,9 +55,7 @@ def test_bench_core_smoke_run_uses_the_shipped_sample(clone: Path) -> None:
 def test_bench_crawl_smoke_run_reports_cpu_per_page_and_fetches_robots_txt_once_per_origin(clone: Path) -> None:
     report = run(clone, "bench_crawl.py")
 
-    assert re.search(r"^robots.txt: 4 files of .*tests/data/corpus that allow every page", report, re.MULTILINE), (
-        report
-    )
+    assert re.search(r"^robots.txt: 4 files of .*tests/data/corpus that allow every page", report, re.MULTILINE), report
     found = re.findall(r"^(none|builtin|rep)\s+[\d.]+\s+([\d.]+)\s+[\d.]+-[\d.]+\s+(\d+)$", report, re.MULTILINE)
     rows = {mode: (float(ratio), int(fetches)) for mode, ratio, fetches in found}
     assert rows.keys() == {"none", "builtin", "rep"}, report
