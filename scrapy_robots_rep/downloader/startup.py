@@ -93,7 +93,7 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
     exempt = ", ".join(settings.exempt_domains) or "none"
     cache = f"memory ({settings.cache_max_origins} origins)"
     if store is not None:
-        cache += f" + {type(store).__name__}"
+        cache += f" + {getattr(store, 'description', type(store).__name__)}"
     logger.info(
         "Obeying robots.txt as agent %(agent)r (%(source)s %(configured)r, read as %(reading)s), matching "
         "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
