@@ -65,6 +65,9 @@ class PageDirectivesMiddleware:
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
+        if self._passes_through(response):
+            yield from result
+            return
         for output in result:
             if (output := self._processed(output, response)) is not None:
                 yield output
@@ -72,9 +75,34 @@ class PageDirectivesMiddleware:
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
+        if self._passes_through(response):
+            async for output in result:
+                yield output
+            return
         async for output in result:
             if (output := self._processed(output, response)) is not None:
                 yield output
+
+    def _passes_through(self, response: Response) -> bool:
+        """Whether all that ``response``'s callback yields passes untouched, decided once per page
+        (most pages): the page is exempt, or its directives, read before the callback ran, drop
+        no request and no item."""
+        meta = response.meta
+        if meta.get("dont_obey_robotstxt"):
+            return True
+        page = meta.get(META_KEY)
+        return isinstance(page, PageDirectives) and not self._acts_on_output(page)
+
+    def _acts_on_output(self, page: PageDirectives) -> bool:
+        """Whether ``get_processed_request`` or ``get_processed_item`` may drop something of this page
+        (each of their conditions is here)."""
+        settings = self.settings
+        return (
+            page.nofollow
+            or (settings.page_rel_nofollow and bool(page.nofollow_hrefs))
+            or (page.noindex and settings.page_noindex == "drop")
+            or any(page.refusal(purpose) is not None for purpose in settings.purposes)
+        )
 
     def _processed(self, output: Any, response: Response) -> Any:
         if isinstance(output, Request):
