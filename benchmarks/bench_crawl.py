@@ -1,153 +1,303 @@
-"""Crawl throughput with and without robots.txt handling, over loopback.
+"""What obeying robots.txt costs a whole crawl, in CPU time per page.
 
-One asyncio server in this process serves every origin, each on its own
-127.0.1.x address (so each has its own Scrapy downloader slot, as distinct
-hosts would). The same crawl then runs three ways, each in a subprocess so
-that reactors do not clash:
+Loopback sites (one asyncio server in this process, each origin on its own 127.0.1.x
+address, so each has its own Scrapy downloader slot as distinct hosts would) serve the
+same site at every origin: ``--pages`` HTML pages of 30 to 60 KB, each linking to about
+62 others of its site, so that most links a page yields were already seen, as on real
+sites. Each origin's robots.txt is a different real file of the corpus (the full corpus
+next to the repository, else the shipped sample) that allows every page to the crawl's
+agent for both this project and Protego, with no Crawl-delay and no Content-Signal. The
+spider starts at each origin's first page, yields one item per page and follows every
+link of the page (all are on the page's own origin).
+
+The same crawl runs three ways, each in its own subprocess (reactors do not clash):
 
 * ``none``: no robots.txt handling;
-* ``builtin``: Scrapy's ``ROBOTSTXT_OBEY`` (RobotsTxtMiddleware + Protego);
-* ``rep``: ``scrapy_robots_rep.RobotsMiddleware``.
+* ``builtin``: Scrapy's ``ROBOTSTXT_OBEY`` (``RobotsTxtMiddleware`` with Protego);
+* ``rep``: this project's add-on (``ADDONS``: the robots middleware and the page-level
+  spider middleware).
 
-It reports pages/s, the ratio to ``none``, and robots.txt fetches per origin
-as the server counted them (must be exactly 1).
+What is compared is the CPU time (user + system) of each whole crawl process as the OS
+counted it, per page crawled: wall time on a shared machine moves far more than the few
+per cent at stake. Rounds take turns (each round starts with another mode), and the
+result is the median over rounds of each round's ratio to ``none``. Every crawl must
+fetch every page, and the robots.txt of each origin exactly once.
 
-    python benchmarks/bench_crawl.py            # 20,000 pages over 200 origins, best of 3 rounds
-    python benchmarks/bench_crawl.py --smoke    # a tiny run to check that it works
+``--instructions`` counts instead what each crawl process executes (valgrind's callgrind),
+which other work on the machine does not change: each mode crawls one site, then two, and
+a page's instructions are the difference over the second site's pages (start-up left out).
+
+    python benchmarks/bench_crawl.py                # 100 origins x 100 pages, 9 rounds
+    python benchmarks/bench_crawl.py --rounds 5 --origins 50
+    python benchmarks/bench_crawl.py --profile DIR  # none and rep under cProfile (CPU time): DIR/<mode>.prof
+    python benchmarks/bench_crawl.py --instructions # instructions per page, counted by valgrind (callgrind)
+    python benchmarks/bench_crawl.py --smoke        # 4 origins x 10 pages, one round
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import re
+import statistics
 import sys
-import time
+import tempfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from loopback import LoopbackSites, run_child
 
-MODES = ("none", "builtin", "rep")
-PAGE = b"<html><head><title>page</title></head><body>" + b"<p>some text</p>" * 40 + b"</body></html>"
-ROBOTS = "\n".join(
-    [
-        "User-agent: *",
-        "Disallow: /admin/",
-        "Disallow: /cart",
-        "Disallow: /*?sessionid=",
-        "Disallow: /*.pdf$",
-        "Allow: /admin/public/",
-        "Disallow: /search",
-        "Disallow: /private/*/drafts",
-        "",
-        "User-agent: otherbot",
-        "Disallow: /",
-        "",
-        "Sitemap: https://example.com/sitemap.xml",
-        "",
-    ]
-).encode()
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
+from tests.corpus import corpus_dir  # noqa: E402
+
+MODES = ("none", "builtin", "rep")
+AGENT = "benchbot/1.0 (+http://example.test/bot)"
+LINKS_PER_PAGE = 62
 CRAWL_SETTINGS: dict[str, Any] = {
     "CONCURRENT_REQUESTS": 64,
     "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
     "LOG_LEVEL": "WARNING",
     "TELNETCONSOLE_ENABLED": False,
     "COOKIES_ENABLED": False,
-    "USER_AGENT": "benchbot/1.0 (+http://example.test/bot)",
+    "USER_AGENT": AGENT,
 }
 MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "none": {"ROBOTSTXT_OBEY": False},
     "builtin": {"ROBOTSTXT_OBEY": True},
-    "rep": {"ROBOTSTXT_OBEY": False, "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.RobotsMiddleware": 100}},
+    "rep": {"ROBOTSTXT_OBEY": False, "ADDONS": {"scrapy_robots_rep.Addon": 0}},
 }
+TEXT = (
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut "
+    "labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco. "
+)
 
 
-def child_crawl(mode: str, bases: list[str], pages: int) -> None:
-    """The crawl itself (in the subprocess): ``pages`` pages spread over ``bases``."""
-    from scrapy import Request, Spider, signals
+def page(index: int, pages: int) -> bytes:
+    """Page ``index`` of a site of ``pages`` pages: 30 to 60 KB, a realistic head, links to others."""
+    size = 30_000 + (index * 7_919) % 30_001
+    chooser = random.Random(index)
+    targets = chooser.sample(range(pages), min(LINKS_PER_PAGE, pages))
+    head = (
+        '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Article {index}</title>"
+        '<meta name="description" content="A page of the benchmark site.">'
+        '<meta name="robots" content="index, follow, max-image-preview:large">'
+        f'<link rel="canonical" href="/page/{index}"><link rel="stylesheet" href="/static/site.css">'
+        "<style>body{font-family:sans-serif}a{color:#06c}</style>"
+    )
+    blocks = [f'<li><a href="/page/{target}" title="article {target}">Article {target}</a></li>' for target in targets]
+    filler = max(0, size - len(head) - sum(map(len, blocks)) - 200) // (len(TEXT) + 7)
+    body = [f"<p>{TEXT}</p>" for _ in range(filler)]
+    step = max(1, len(body) // len(blocks)) if body else 1
+    for position, block in enumerate(blocks):
+        body.insert(min(len(body), position * (step + 1)), f"<ul>{block}</ul>")
+    return f"<!DOCTYPE html><html lang='en'><head>{head}</head><body>{''.join(body)}</body></html>".encode()
+
+
+def allowing_files(count: int) -> tuple[Path, list[bytes]]:
+    """``count`` robots.txt files of the corpus (cycled if it holds fewer) that allow every page
+    to the agent for this project and for Protego, with no Crawl-delay and no Content-Signal."""
+    from protego import Protego
+
+    from scrapy_robots_rep.core import RobotsTxt
+
+    corpus = corpus_dir()
+    urls = [f"http://site.test/page/{index}" for index in range(100)]
+    chosen: list[bytes] = []
+    for path in sorted((corpus / "robots").glob("*.txt")):
+        body = path.read_bytes()
+        rules = RobotsTxt.parse(body).for_agent(AGENT)
+        if rules.crawl_delay or rules.content_signals or not all(rules.allowed(url) for url in urls):
+            continue
+        protego = Protego.parse(body.decode("utf-8", "replace"))
+        if protego.crawl_delay(AGENT) or not all(protego.can_fetch(url, AGENT) for url in urls):
+            continue
+        chosen.append(body)
+        if len(chosen) == count:
+            break
+    if not chosen:
+        sys.exit(f"no robots.txt file of {corpus} allows every page to {AGENT!r}")
+    return corpus, chosen
+
+
+def child_crawl(mode: str, bases: list[str], pages: int, profile: str | None) -> None:
+    """The crawl itself (in the subprocess): every page of every origin of ``bases``."""
+    from scrapy import Request, Spider
     from scrapy.crawler import CrawlerProcess
 
     class BenchSpider(Spider):
-        name = "bench"
-        downloaded = 0
+        name = "bench_crawl"
 
         async def start(self) -> Any:
-            for index in range(pages):
-                yield Request(f"{bases[index % len(bases)]}/page/{index}", callback=self.parse)
+            for base in bases:
+                yield Request(f"{base}/page/0")  # filtered as duplicates too, unlike start_urls
 
-        def parse(self, response: Any) -> None:
-            BenchSpider.downloaded += 1
+        parsed = 0
 
-    timing: dict[str, float] = {}
+        def parse(self, response: Any) -> Any:
+            BenchSpider.parsed += 1
+            yield {"url": response.url}
+            for href in response.css("a::attr(href)").getall():
+                yield response.follow(href)
+
     process = CrawlerProcess({**CRAWL_SETTINGS, **MODE_SETTINGS[mode]})
     crawler = process.create_crawler(BenchSpider)
-    crawler.signals.connect(lambda: timing.setdefault("opened", time.perf_counter()), signals.spider_opened, weak=False)
-    crawler.signals.connect(lambda: timing.setdefault("closed", time.perf_counter()), signals.spider_closed, weak=False)
     process.crawl(crawler)
-    process.start()
+    if profile:
+        import cProfile
+        import time
+
+        profiler = cProfile.Profile(time.process_time)  # CPU time: other work on the machine does not count
+        profiler.runcall(process.start)
+        profiler.dump_stats(profile)
+    else:
+        process.start()
+    assert crawler.stats is not None
     stats = crawler.stats.get_stats()
-    seconds = timing["closed"] - timing["opened"]
-    print(
-        json.dumps(
-            {
-                "mode": mode,
-                "pages": BenchSpider.downloaded,
-                "seconds": seconds,
-                "pages_per_second": BenchSpider.downloaded / seconds,
-                "stats": {key: value for key, value in stats.items() if isinstance(value, (int, float))},
-            }
+    numbers = {key: value for key, value in stats.items() if isinstance(value, int)}
+    print(json.dumps({"mode": mode, "pages": BenchSpider.parsed, "stats": numbers}))
+
+
+def crawl(
+    mode: str, sites: LoopbackSites, pages: int, profile: str | None = None, prefix: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """One crawl of ``mode`` (under ``prefix``, a command such as valgrind, if given); its report
+    with ``pages``, ``requests`` (yielded) and ``robots_fetches``."""
+    sites.robots_hits.clear()
+    extra = ("--profile-to", profile) if profile else ()
+    report = run_child(__file__, mode, sites.bases, pages, prefix=prefix, extra=extra)
+    stats = report["stats"]
+    report["requests"] = stats.get("scheduler/enqueued", 0) + stats.get("dupefilter/filtered", 0)
+    report["robots_fetches"] = Counter(sites.robots_hits)
+    expected = len(sites.bases) * pages
+    crawled = stats.get("rep/requests/allowed", 0) if mode == "rep" else report["pages"]
+    if report["pages"] != expected or crawled != expected or stats.get("item_scraped_count") != expected:
+        sys.exit(f"{mode}: {report['pages']} pages and {stats.get('item_scraped_count')} items, expected {expected}")
+    hosts = [base.split("//", 1)[1].rsplit(":", 1)[0] for base in sites.bases]
+    wanted = {0} if mode == "none" else {1}
+    if {report["robots_fetches"][host] for host in hosts} != wanted:
+        sys.exit(f"{mode}: robots.txt fetches per origin {sorted(report['robots_fetches'].values())}")
+    return report
+
+
+def measure(sites: LoopbackSites, origins: int, pages: int, rounds: int) -> None:
+    per_page: dict[str, list[float]] = {mode: [] for mode in MODES}
+    ratios: dict[str, list[float]] = {mode: [] for mode in MODES}
+    requests = 0
+    fetches: dict[str, set[int]] = {mode: set() for mode in MODES}
+    hosts = [base.split("//", 1)[1].rsplit(":", 1)[0] for base in sites.bases]
+    for round_number in range(rounds):
+        shift = round_number % len(MODES)
+        cpu: dict[str, float] = {}
+        for mode in MODES[shift:] + MODES[:shift]:
+            report = crawl(mode, sites, pages)
+            requests = report["requests"]
+            fetches[mode].update(report["robots_fetches"][host] for host in hosts)
+            cpu[mode] = report["process_cpu_seconds"] / report["pages"]
+            per_page[mode].append(cpu[mode])
+        for mode in MODES:
+            ratios[mode].append(cpu[mode] / cpu["none"])
+        print(
+            f"round {round_number + 1}: CPU ms per page "
+            + "  ".join(f"{mode} {cpu[mode] * 1e3:.3f}" for mode in MODES)
+            + f"  ratios builtin {ratios['builtin'][-1]:.3f} rep {ratios['rep'][-1]:.3f}",
+            flush=True,
         )
+    total = origins * pages
+    print(
+        f"\n{total} pages ({origins} origins x {pages} pages of 30-60 KB), {requests} requests yielded "
+        f"({requests / total:.1f} per page, {1 - total / requests:.1%} already seen); "
+        f"{rounds} interleaved round(s); CPU of each whole crawl process"
     )
+    print(f"{'mode':8} {'CPU ms/page':>12} {'vs none':>8} {'rounds':>15} {'robots.txt fetches per origin':>30}")
+    for mode in MODES:
+        low, high = min(ratios[mode]), max(ratios[mode])
+        print(
+            f"{mode:8} {statistics.median(per_page[mode]) * 1e3:12.3f} {statistics.median(ratios[mode]):8.3f} "
+            f"{f'{low:.3f}-{high:.3f}':>15} {'/'.join(map(str, sorted(fetches[mode]))):>30}"
+        )
+
+
+def instructions(origins: int, pages: int, files: list[bytes], serve: Any, modes: list[str]) -> None:
+    """Each mode's instructions per page: a crawl of one site, then of ``origins`` sites."""
+    counts: dict[str, list[int]] = {}
+    for mode in modes:
+        for size in (1, origins):
+            sites = LoopbackSites(size, files, serve)
+            try:
+                with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
+                    command = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+                    crawl(mode, sites, pages, prefix=command)
+                    totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+            finally:
+                sites.stop()
+            if totals is None:
+                sys.exit(f"no instruction count in callgrind's output for {mode}")
+            counts.setdefault(mode, []).append(int(totals.group(1)))
+            print(f"{mode} {size} site(s): {int(totals.group(1)):,} instructions", flush=True)
+    print(f"\ninstructions per page: the pages of {origins - 1} more site(s) of {pages} pages, callgrind")
+    per_page = {mode: (many - one) / ((origins - 1) * pages) for mode, (one, many) in counts.items()}
+    for mode in modes:
+        ratio = f"{per_page[mode] / per_page['none']:8.3f}" if "none" in per_page else ""
+        print(f"{mode:8} {per_page[mode]:14,.0f} {ratio}")
+
+
+def profile(sites: LoopbackSites, pages: int, folder: Path) -> None:
+    import pstats
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for mode in ("none", "rep"):
+        path = folder / f"{mode}.prof"
+        crawl(mode, sites, pages, str(path))
+        stats = pstats.Stats(str(path))
+        print(f"\n{mode}: {stats.total_tt:.2f} s profiled ({path})")  # type: ignore[attr-defined]
+        stats.sort_stats("tottime").print_stats(12)
+        if mode == "rep":
+            stats.sort_stats("cumulative").print_stats("scrapy_robots_rep", 20)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="200 pages over 20 origins, one round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three crawls; the best is reported")
+    parser.add_argument("--smoke", action="store_true", help="4 origins x 10 pages, one round")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the three crawls")
+    parser.add_argument("--origins", type=int, default=100, help="loopback origins (sites)")
+    parser.add_argument("--pages", type=int, default=100, help="pages of each site")
+    parser.add_argument("--profile", type=Path, help="none and rep under cProfile, saved here")
+    parser.add_argument("--instructions", action="store_true", help="instructions per page, counted by valgrind")
+    parser.add_argument("--modes", default=",".join(MODES), help="with --instructions: the modes to count")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
-    parser.add_argument("--pages", type=int, default=20_000, help=argparse.SUPPRESS)
     parser.add_argument("--bases", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-to", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child_crawl(args.child, args.bases.split(","), args.pages)
+        child_crawl(args.child, args.bases.split(","), args.pages, args.profile_to)
         return
 
-    origins, pages, rounds = (20, 200, 1) if args.smoke else (200, 20_000, args.rounds)
-    sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
-    best: dict[str, dict[str, Any]] = {}
-    fetches: dict[str, Counter[str]] = {}
+    origins, pages, rounds = (4, 10, 1) if args.smoke else (args.origins, args.pages, args.rounds)
+    corpus, files = allowing_files(origins)
+    print(f"robots.txt: {len(files)} files of {corpus} that allow every page to {AGENT!r}", flush=True)
+    pages_served = [page(index, pages) for index in range(pages)]
+    sizes = sorted(map(len, pages_served))
+    print(f"pages: {sizes[0] / 1e3:.0f} to {sizes[-1] / 1e3:.0f} KB", flush=True)
+
+    def serve(path: bytes) -> tuple[bytes, bytes]:
+        return pages_served[int(path.rsplit(b"/", 1)[1])], b"text/html; charset=utf-8"
+
+    if args.instructions:
+        instructions(max(2, origins), pages, files, serve, args.modes.split(","))
+        return
+    sites = LoopbackSites(origins, files, serve)
     try:
-        for round_number in range(rounds):
-            for mode in MODES:
-                sites.robots_hits.clear()
-                report = run_child(__file__, mode, sites.bases, pages)
-                fetches[mode] = Counter(sites.robots_hits)
-                print(
-                    f"round {round_number + 1} {mode:8} {report['pages_per_second']:8.0f} pages/s "
-                    f"({report['pages']} pages in {report['seconds']:.2f}s)",
-                    flush=True,
-                )
-                if mode not in best or report["pages_per_second"] > best[mode]["pages_per_second"]:
-                    best[mode] = report
+        if args.profile:
+            profile(sites, pages, args.profile)
+        else:
+            measure(sites, origins, pages, rounds)
     finally:
         sites.stop()
-
-    print(f"\n{pages} pages over {origins} origins, best of {rounds} round(s), Scrapy loopback crawl")
-    print(f"{'mode':8} {'pages/s':>9} {'vs none':>8} {'robots.txt fetches per origin':>30}")
-    baseline = best["none"]["pages_per_second"]
-    for mode in MODES:
-        per_origin = sorted(set(fetches[mode][host] for host in _hosts(sites.bases))) if mode != "none" else [0]
-        print(
-            f"{mode:8} {best[mode]['pages_per_second']:9.0f} {best[mode]['pages_per_second'] / baseline:8.3f} "
-            f"{'/'.join(map(str, per_origin)):>30}"
-        )
-    if fetches["rep"] and set(fetches["rep"][host] for host in _hosts(sites.bases)) != {1}:
-        sys.exit("robots.txt was not fetched exactly once per origin by scrapy_robots_rep")
-
-
-def _hosts(bases: list[str]) -> list[str]:
-    return [base.split("//", 1)[1].rsplit(":", 1)[0] for base in bases]
 
 
 if __name__ == "__main__":

@@ -2,14 +2,16 @@
 
 ``LoopbackSites`` serves every origin from one asyncio server per loopback address (each
 address is its own Scrapy downloader slot, as distinct hosts would be), answering robots.txt
-with ``robots`` and every other path with ``page(path)``. ``run_child`` runs one crawl of a
-benchmark script in a subprocess (so that reactors do not clash) and returns its JSON report.
+with ``robots`` (one body for all, or one per origin) and every other path with ``page(path)``.
+``run_child`` runs one crawl of a benchmark script in a subprocess (so that reactors do not
+clash) and returns its JSON report, with the CPU time the OS counted for that process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import resource
 import subprocess
 import sys
 import threading
@@ -25,11 +27,15 @@ class LoopbackSites:
     """A minimal HTTP/1.1 keep-alive server on many loopback addresses, in a thread."""
 
     def __init__(
-        self, origins: int, robots: bytes, page: Callable[[bytes], tuple[bytes, bytes]], network: str = "127.0"
+        self,
+        origins: int,
+        robots: bytes | Sequence[bytes],
+        page: Callable[[bytes], tuple[bytes, bytes]],
+        network: str = "127.0",
     ) -> None:
         self.robots_hits: Counter[str] = Counter()
         self.bases: list[str] = []
-        self._robots = robots
+        self._robots = [robots] if isinstance(robots, bytes) else list(robots)
         self._page = page
         self._network = network
         self._origins = origins
@@ -49,18 +55,23 @@ class LoopbackSites:
     async def _start(self) -> None:
         for index in range(self._origins):
             host = f"{self._network}.{1 + index // 250}.{1 + index % 250}"
-            server = await asyncio.start_server(lambda r, w, h=host: self._serve(r, w, h), host, 0, backlog=512)
+            robots = self._robots[index % len(self._robots)]
+            server = await asyncio.start_server(
+                lambda r, w, h=host, b=robots: self._serve(r, w, h, b), host, 0, backlog=512
+            )
             self._servers.append(server)
             self.bases.append(f"http://{host}:{server.sockets[0].getsockname()[1]}")
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+    async def _serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, robots: bytes
+    ) -> None:
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
                 path = head.split(b" ", 2)[1]
                 if path == b"/robots.txt":
                     self.robots_hits[host] += 1
-                    body, kind = self._robots, b"text/plain"
+                    body, kind = robots, b"text/plain"
                 else:
                     body, kind = self._page(path)
                 writer.write(
@@ -79,12 +90,21 @@ class LoopbackSites:
         self._thread.join(timeout=5)
 
 
-def run_child(script: str, mode: str, bases: list[str], pages: int, prefix: Sequence[str] = ()) -> dict[str, Any]:
-    """Run one crawl of ``script`` (``--child MODE``) in a subprocess, under ``prefix`` (a command
-    such as valgrind) if given; return its JSON report."""
+def run_child(
+    script: str, mode: str, bases: list[str], pages: int, prefix: Sequence[str] = (), extra: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Run one crawl of ``script`` (``--child MODE``, then ``extra`` arguments) in a subprocess, under
+    ``prefix`` (a command such as valgrind) if given; return its JSON report, plus
+    ``process_cpu_seconds``: the user + system CPU time of the whole process, as the OS counted it.
+
+    One child runs at a time, so the growth of this process's ``RUSAGE_CHILDREN`` is that child's.
+    """
     command = [*prefix, sys.executable, script, "--child", mode, "--pages", str(pages), "--bases", ",".join(bases)]
-    completed = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    completed = subprocess.run([*command, *extra], cwd=REPO, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if completed.returncode != 0:
         raise RuntimeError(f"{mode} crawl failed:\n{completed.stderr[-3000:]}")
     report: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
+    report["process_cpu_seconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return report

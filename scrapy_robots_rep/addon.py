@@ -14,12 +14,15 @@ from typing import TYPE_CHECKING
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 
 from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
+from scrapy_robots_rep.downloader.scrapy_compat import require_scrapy
 from scrapy_robots_rep.page.cache_policy import wrap_cache_policy
 from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
+SCRAPY_ROBOTS_MIDDLEWARE = f"{RobotsTxtMiddleware.__module__}.{RobotsTxtMiddleware.__name__}"
+"""The import path of Scrapy's own robots.txt middleware, as ``DOWNLOADER_MIDDLEWARES_BASE`` names it."""
 MIDDLEWARE_PRIORITY = 100
 """After Scrapy's ``OffsiteMiddleware`` (50), before ``HttpCacheMiddleware`` (900)."""
 PAGE_PRIORITY = 950
@@ -30,8 +33,19 @@ class Addon:
     """Scrapy add-on enabling scrapy_robots_rep."""
 
     def update_settings(self, settings: BaseSettings) -> None:
+        require_scrapy()
         settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", RobotsMiddleware, MIDDLEWARE_PRIORITY)
-        settings.set_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", RobotsTxtMiddleware, None)
+        _disable_scrapy_robots_middleware(settings)
         settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES", PageDirectivesMiddleware, PAGE_PRIORITY)
         if settings.getbool("HTTPCACHE_ENABLED"):
             wrap_cache_policy(settings)
+
+
+def _disable_scrapy_robots_middleware(settings: BaseSettings) -> None:
+    """Disable Scrapy's ``RobotsTxtMiddleware`` under the import path its base setting uses: before
+    Scrapy 2.15 a class key and an import-path key of the same class are two components."""
+    middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
+    for key in [key for key in middlewares if key is RobotsTxtMiddleware or key == SCRAPY_ROBOTS_MIDDLEWARE]:
+        del middlewares[key]
+    middlewares[SCRAPY_ROBOTS_MIDDLEWARE] = None
+    settings.set("DOWNLOADER_MIDDLEWARES", middlewares, settings.getpriority("DOWNLOADER_MIDDLEWARES") or 0)

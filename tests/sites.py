@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from scrapy import exceptions as scrapy_exceptions
 from twisted.internet import defer
 from twisted.internet.interfaces import IResolverSimple
 from zope.interface import implementer
@@ -46,6 +47,23 @@ class Reply:
 
     def chunks(self) -> Iterable[bytes]:
         return [self.body] if isinstance(self.body, bytes) else self.body()
+
+
+class Gate:
+    """A route answering ``reply`` once the test opens the gate (say, from a crawl's signal), or
+    after ``timeout`` seconds: what happens before the answer happens while the request waits."""
+
+    def __init__(self, reply: Reply, timeout: float = 60.0) -> None:
+        self.reply = reply
+        self.timeout = timeout
+        self._opened = threading.Event()
+
+    def open(self) -> None:
+        self._opened.set()
+
+    def __call__(self, hit: Hit) -> Reply:
+        self._opened.wait(self.timeout)
+        return self.reply
 
 
 def redirect(location: str, status: int = 301) -> Reply:
@@ -223,6 +241,14 @@ class Sites:
     def stop(self) -> None:
         while self._sites:
             self._sites.pop().stop()
+
+
+REFUSED_ERROR = (
+    "DownloadConnectionRefusedError"
+    if hasattr(scrapy_exceptions, "DownloadConnectionRefusedError")
+    else "ConnectionRefusedError"
+)
+"""The class name of the error a refused connection raises: Scrapy's own from 2.15 on, Twisted's before."""
 
 
 def closed_port_url(host: str = "127.0.0.1") -> str:

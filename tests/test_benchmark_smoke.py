@@ -52,12 +52,14 @@ def test_bench_core_smoke_run_uses_the_shipped_sample(clone: Path) -> None:
     assert "core (rfc9309)" in report and "core (legacy)" in report, report
 
 
-def test_bench_crawl_smoke_run_fetches_robots_txt_once_per_origin(clone: Path) -> None:
-    table = run(clone, "bench_crawl.py")
+def test_bench_crawl_smoke_run_reports_cpu_per_page_and_fetches_robots_txt_once_per_origin(clone: Path) -> None:
+    report = run(clone, "bench_crawl.py")
 
-    found = re.findall(r"^(none|builtin|rep)\s+\d+\s+[\d.]+\s+(\d+)$", table, re.MULTILINE)
-    rows = {mode: int(fetches) for mode, fetches in found}
-    assert rows == {"none": 0, "builtin": 1, "rep": 1}, table
+    assert re.search(r"^robots.txt: 4 files of .*tests/data/corpus that allow every page", report, re.MULTILINE), report
+    found = re.findall(r"^(none|builtin|rep)\s+[\d.]+\s+([\d.]+)\s+[\d.]+-[\d.]+\s+(\d+)$", report, re.MULTILINE)
+    rows = {mode: (float(ratio), int(fetches)) for mode, ratio, fetches in found}
+    assert rows.keys() == {"none", "builtin", "rep"}, report
+    assert rows["none"] == (1.0, 0) and rows["builtin"][1] == rows["rep"][1] == 1, report
 
 
 def test_bench_fleet_smoke_run_shares_robots_txt_through_redis(clone: Path) -> None:

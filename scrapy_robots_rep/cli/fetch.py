@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import scrapy
-from scrapy.crawler import CrawlerProcessBase
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import DeferredList
 
@@ -26,6 +25,9 @@ from scrapy_robots_rep.policy.origin import robots_url
 from scrapy_robots_rep.policy.records import FetchResult, RecordMaker
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import Outcome
+
+if TYPE_CHECKING:
+    from scrapy.crawler import CrawlerProcessBase
 
 POLICY_MEANING = {
     Outcome.ALLOW_ALL: "policy allows everything",

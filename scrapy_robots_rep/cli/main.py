@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scrapy.crawler import AsyncCrawlerProcess
 from scrapy.settings import Settings
 
 from scrapy_robots_rep.cli.grammar import Context, option_settings, parse, run
+from scrapy_robots_rep.downloader.scrapy_compat import crawler_process
 
 QUIET = {"LOG_LEVEL": "ERROR", "TELNETCONSOLE_ENABLED": False}
 """Settings of the short crawls that fetch live robots.txt files and pages."""
@@ -29,4 +29,4 @@ def run_command_line(prog: str, argv: Sequence[str] | None) -> int:
     args = parse(prog, argv)
     settings = Settings(QUIET, priority="project")
     settings.setdict(option_settings(args), priority="cmdline")
-    return run(args, Context(settings, lambda: AsyncCrawlerProcess(settings)))
+    return run(args, Context(settings, lambda: crawler_process(settings)))

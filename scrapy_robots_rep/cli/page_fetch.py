@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import scrapy
-from scrapy.crawler import CrawlerProcessBase
 from scrapy.http import Response
 
 from scrapy_robots_rep.cli.checks import RobotsSource
@@ -20,8 +19,12 @@ from scrapy_robots_rep.cli.fetch import source_from
 from scrapy_robots_rep.cli.page import PageSource
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.scrapy_compat import download
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.records import RecordMaker
+
+if TYPE_CHECKING:
+    from scrapy.crawler import CrawlerProcessBase
 
 
 def fetch_page(process: CrawlerProcessBase, url: str) -> PageSource:
@@ -55,7 +58,7 @@ class PageFetchSpider(scrapy.Spider):
         assert self.crawler.engine is not None
         try:
             request = scrapy.Request(self.url, dont_filter=True, meta={"dont_retry": True})
-            response = await self.crawler.engine.download_async(request)
+            response = await download(self.crawler.engine, request)
         except Exception as error:  # any download failure is the answer to report
             self.found[self.url] = f"{type(error).__name__}: {error}"
             return

@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scrapy.utils.asyncio import create_looping_call
-
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.downloader.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
 
@@ -67,7 +66,7 @@ class CrawlReporter:
 
     def start(self) -> None:
         if self._interval > 0:
-            self._loop = create_looping_call(self.progress)
+            self._loop = looping_call(self.progress)
             self._loop.start(self._interval, now=False)
 
     def progress(self) -> None:

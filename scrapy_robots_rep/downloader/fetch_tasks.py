@@ -70,6 +70,12 @@ class Origins:
             return self._pinned.get(origin)
         return record
 
+    def decides_at_once(self, origin: str, now: float) -> bool:
+        """Whether ``origin``'s requests are decided by fresh rules with no fetch task or failure
+        state: what :meth:`route` says then is ``Route.DECIDE``, and it starts nothing."""
+        record = self.cache.get(origin)
+        return record is not None and now < record.expires_at and record.holds_rules and origin not in self._active
+
     def route(self, origin: str, now: float, released: bool = False) -> tuple[Route, CacheRecord | None]:
         """Where a request of ``origin`` goes now, and the record it would be decided by."""
         record = self.record(origin, released)

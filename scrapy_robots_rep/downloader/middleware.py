@@ -218,17 +218,30 @@ class RobotsMiddleware:
         if paced is not None:
             await paced
 
-    def _on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
+    def _on_request_scheduled(self, request: Request, **_: Any) -> None:
+        """Runs for every request the spider yields, also those the dupefilter then drops: an origin
+        with fresh rules and nothing under way (nearly every request of a crawl) costs one look-up.
+        (``**_`` takes the signal's other arguments as they come: pydispatch then passes them
+        without sorting them out for each call.)"""
         origin = self._checked_origin(request)
-        if origin is None or (self._offsite is not None and self._offsite(request)):
+        if origin is None:
             return
+        if not self.origins.decides_at_once(origin, time.time()):
+            # Scrapy's OffsiteMiddleware drops the request in this same signal: asked only here,
+            # where it matters (no fetch, no refresh, no parking for an offsite request).
+            if self._offsite is not None and self._offsite(request):
+                return
+            self._park_if_waiting(request, origin)
+        request.meta[SCHEDULED] = True
+
+    def _park_if_waiting(self, request: Request, origin: str) -> None:
+        """Park ``request`` when its origin holds no rules yet (starting the origin's fetch task)."""
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
         if where is Route.PARK and not self.parking.full:
             self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
             self.parking.park(origin, request)
             self.origins.of(origin).start(request)
             raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
-        request.meta[SCHEDULED] = True
 
     def _on_release(self, origin: str, request: Request) -> None:
         """A parked request goes back to the engine, to be decided by the record that released it."""

@@ -20,9 +20,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
-from scrapy.utils.asyncio import create_looping_call
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.downloader.scrapy_compat import looping_call
 from scrapy_robots_rep.stores import redis_scripts
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class SharedParking:
 
     def start(self) -> None:
         """Renew this process's leases and sweep expired ones, every third of the lease."""
-        self._loop = create_looping_call(self._tend)
+        self._loop = looping_call(self._tend)
         self._loop.start(self._lease_ms / 3000, now=True)
 
     def stop(self) -> None:

@@ -28,6 +28,7 @@ from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
@@ -65,16 +66,28 @@ class PageDirectivesMiddleware:
     def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
         return cls(crawler)
 
-    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterable[Any]:
+    # ``spider`` is passed by Scrapy 2.13 only; later versions pass no spider to a method that can do without.
+    def process_spider_output(
+        self, response: Response, result: Iterable[Any], spider: Spider | None = None
+    ) -> Iterable[Any]:
         try:
+            if self._passes_through(response):
+                yield from result
+                return
             for output in result:
                 if (output := self._processed(output, response)) is not None:
                     yield output
         finally:
             self._page_done(response)
 
-    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
+    ) -> AsyncIterator[Any]:
         try:
+            if self._passes_through(response):
+                async for output in result:
+                    yield output
+                return
             async for output in result:
                 if (output := self._processed(output, response)) is not None:
                     yield output
@@ -87,12 +100,35 @@ class PageDirectivesMiddleware:
             page = response.meta.get(META_KEY)
             self._evidence.page_done(response, page if isinstance(page, PageDirectives) else None)
 
+    def _passes_through(self, response: Response) -> bool:
+        """Whether all that ``response``'s callback yields passes untouched, decided once per page
+        (most pages): the page is exempt, or its directives, read before the callback ran, drop
+        no request and no item."""
+        meta = response.meta
+        if meta.get("dont_obey_robotstxt"):
+            return True
+        if self._provenance_field is not None:  # every item gets the page's provenance
+            return False
+        page = meta.get(META_KEY)
+        return isinstance(page, PageDirectives) and not self._acts_on_output(page)
+
+    def _acts_on_output(self, page: PageDirectives) -> bool:
+        """Whether ``get_processed_request`` or ``get_processed_item`` may drop something of this page
+        (each of their conditions is here)."""
+        settings = self.settings
+        return (
+            page.nofollow
+            or (settings.page_rel_nofollow and bool(page.nofollow_hrefs))
+            or (page.noindex and settings.page_noindex == "drop")
+            or any(page.refusal(purpose) is not None for purpose in settings.purposes)
+        )
+
     def _processed(self, output: Any, response: Response) -> Any:
         if isinstance(output, Request):
             return self.get_processed_request(output, response)
         return self.get_processed_item(output, response)
 
-    def process_spider_input(self, response: Response) -> None:
+    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
         page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.page_rel_nofollow)
         signals = response.meta.get(CONTENT_SIGNALS_META)
         if signals:

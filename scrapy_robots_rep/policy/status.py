@@ -34,10 +34,7 @@ class Outcome(Enum):
     @property
     def failed(self) -> bool:
         """True when the fetch got no usable answer (the origin's requests are deferred)."""
-        return self in _FAILED
-
-
-_FAILED = frozenset({Outcome.UNREACHABLE, Outcome.DEFERRED})
+        return self is Outcome.UNREACHABLE or self is Outcome.DEFERRED  # asked for every request: no hashing
 
 
 @dataclass(frozen=True, slots=True)

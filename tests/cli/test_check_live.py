@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sites import closed_port_url, redirect, text
+from tests.sites import REFUSED_ERROR, closed_port_url, redirect, text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +112,7 @@ def test_connection_refused_is_a_fetch_error():
     completed = check(f"{url}/robots.txt", f"{url}/page")
 
     assert completed.returncode == 2
-    assert "robots.txt fetch failed: DownloadConnectionRefusedError: Connection was refused" in completed.stdout
+    assert f"robots.txt fetch failed: {REFUSED_ERROR}: Connection was refused" in completed.stdout
     assert "refused: rfc9309 policy treats the site as unreachable" in completed.stdout
 
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.sites import closed_port_url, text
+from tests.sites import REFUSED_ERROR, closed_port_url, text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRAPY = str(Path(sys.executable).parent / "scrapy")
@@ -118,7 +118,7 @@ def test_unreachable_robots_txt_is_a_fetch_error(sites):
 
     assert completed.returncode == 2
     assert f"allowed     {site.url}/shop/catalog\n" in completed.stdout
-    assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: DownloadConnectionRefusedError" in completed.stdout
+    assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: {REFUSED_ERROR}" in completed.stdout
     assert f"error: no robots.txt rules could be obtained from {down}/robots.txt" in completed.stderr
 
 

@@ -49,7 +49,8 @@ async def test_crawl_delay_is_applied_capped_and_never_lowers_a_user_delay(sites
         settings={
             "REP_CRAWL_DELAY_MAX": 1.2,
             "DOWNLOAD_DELAY_JITTER": 0.5,
-            "DOWNLOAD_SLOTS": {user_slower.host: {"delay": 1.5, "jitter": 0}},
+            # "jitter" from Scrapy 2.14 on, "randomize_delay" before (read only where "jitter" is not)
+            "DOWNLOAD_SLOTS": {user_slower.host: {"delay": 1.5, "jitter": 0, "randomize_delay": False}},
         },
     )
     assert len(result.pages) == len(result.outcomes) == len(urls)

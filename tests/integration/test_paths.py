@@ -8,6 +8,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from twisted.internet import defer
 
+from scrapy_robots_rep.downloader.scrapy_compat import download
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.sites import PAGE, Reply, Sites, text
@@ -35,12 +36,13 @@ async def test_rules_expired_while_queued_decide_at_once_and_are_refreshed(sites
 
 
 def download_async(*urls: str) -> PageHook:
-    """A page hook downloading ``urls`` itself with ``engine.download_async``, recording what came back."""
+    """A page hook downloading ``urls`` itself with the engine (``download_async``, or ``download`` before
+    Scrapy 2.14), recording what came back."""
 
     async def fetch(response: Response, spider: CrawlingSpider) -> None:
         for url in urls:
             try:
-                extra = await spider.crawler.engine.download_async(Request(url))
+                extra = await download(spider.crawler.engine, Request(url))
             except IgnoreRequest as error:  # recorded like an errback would be
                 spider.record_error(url, error)
             else:

@@ -22,7 +22,7 @@ SLOW_PAGE = 1.5
 
 PROGRESS = re.compile(
     r"(?P<requests>\d+) requests? of (?P<origins>\d+) origins? wait for robots\.txt; "
-    r"next attempt in (?P<next>\d+)s \((?P<next_origin>\S+)\); "
+    r"(?:next attempt in (?P<next>\d+)s|an attempt is under way) \((?P<next_origin>\S+)\); "
     r"dropped in (?P<drop>\d+)s if still unreachable \((?P<drop_origin>\S+) first\)"
 )
 
@@ -52,7 +52,8 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
     assert {line["next_origin"] for line in lines} == {line["drop_origin"] for line in lines} == {down.url}
     # One line per interval over the ~3 s the requests waited, not one per retry nor per reactor tick.
     assert 3 <= len(lines) <= DEFER_MAX_TIME / INTERVAL + 2
-    next_attempts = [int(line["next"]) for line in lines]
+    # a line that falls while an attempt is in flight (a busy machine) says so instead of a time
+    next_attempts = [int(line["next"]) for line in lines if line["next"] is not None]
     assert max(next_attempts) >= 1 and all(seconds <= 2 for seconds in next_attempts)  # backoff 1 s, then 2 s
     drops = [int(line["drop"]) for line in lines]
     assert drops == sorted(drops, reverse=True) and drops[0] <= DEFER_MAX_TIME and drops[-1] <= 1

@@ -17,11 +17,14 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from scrapy import Request
+from scrapy.crawler import Crawler
 from twisted.internet import defer
 
+from scrapy_robots_rep import signals
 from scrapy_robots_rep.policy.report import REPORT_VERSION
 from tests.crawling import CrawlResult, crawl
-from tests.sites import Site, Sites, closed_port_url, text
+from tests.sites import Gate, Site, Sites, closed_port_url, text
 
 ASKED_DELAY = 2
 DELAY_MAX = 0.3
@@ -83,11 +86,23 @@ class ReportedCrawl:
 def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReportedCrawl]:
     path = tmp_path_factory.mktemp("operating") / "reports" / "crawl.json"
     with Sites() as sites:
-        started = {name: sites.start({"/robots.txt": text(body)}) for name, body in ROBOTS.items()}
-        started["down"] = sites.start({"/robots.txt": text("down", status=503)})
+        # Each robots.txt answers once its origin's last request waits for it, so every request is
+        # deferred first on every Scrapy (2.13 schedules a spider's start requests one by one).
+        gates = {name: Gate(text(body)) for name, body in ROBOTS.items()}
+        gates["down"] = Gate(text("down", status=503))
+        started = {name: sites.start({"/robots.txt": gate}) for name, gate in gates.items()}
         origins = {name: site.url for name, site in started.items()}
         origins["refused"] = closed_port_url()
         urls = [origins[name] + page for name, pages in PATHS.items() for page in pages]
+        last_requests = {origins[name] + PATHS[name][-1]: gate for name, gate in gates.items()}
+
+        def open_gates(crawler: Crawler) -> None:
+            def on_deferred(request: Request, **kwargs: Any) -> None:
+                if request.url in last_requests:
+                    last_requests[request.url].open()
+
+            crawler.signals.connect(on_deferred, signals.request_deferred, weak=False)
+
         settings = {
             "REP_DEFER_MAX_TIME": 1,
             "REP_CRAWL_DELAY_MAX": DELAY_MAX,
@@ -95,7 +110,7 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReportedCrawl
             "RETRY_ENABLED": False,
             "REP_REPORT": str(path),
         }
-        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, settings=settings)))
+        result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, settings=settings, on_crawler=open_gates)))
         yield ReportedCrawl(started, origins, result, path)
 
 

@@ -81,8 +81,10 @@ def test_crawl_delay_holds_across_the_fleet(sites: Sites, start_worker, queue_se
 
 def test_a_burst_of_new_origins_is_fetched_once_for_the_whole_fleet(many_origins, start_worker, queue_server) -> None:
     origins = many_origins(BURST)
+    workers = [start_worker(f"w{number}", concurrency=BURST, lock_timeout=10, idle=10) for number in range(2)]
+    # Both run before the burst arrives, so both meet it (a loaded machine may start one late).
+    wait_until(lambda: all("Spider opened" in worker.log() for worker in workers), 60, "both workers run")
     push(queue_server, [origin.url + path for origin in origins for path in ("/a", "/b")])
-    workers = [start_worker(f"w{number}", concurrency=BURST, lock_timeout=10) for number in range(2)]
     stats = [worker.finish() for worker in workers]
 
     fetches = {origin.url: len(origin.hits("/robots.txt")) for origin in origins}

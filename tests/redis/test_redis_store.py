@@ -158,6 +158,8 @@ async def test_a_killed_holders_lock_expires_and_is_taken_over(open_store, redis
 
 _HOLD_LOCK = """
 import asyncio, sys
+from scrapy.utils.reactor import install_reactor
+install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")  # get_crawler needs one on Scrapy 2.13
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 from scrapy_robots_rep.stores import compact

@@ -1,0 +1,85 @@
+"""The Scrapy versions the plugin runs on (2.13 and later), and the older way where an API came later.
+
+Each difference is detected by looking for the API itself, never by comparing version numbers,
+so a backport or a removal is handled too. Scrapy is imported on use: this module is read when
+the package is imported, where Scrapy may be absent (the core parsers need none) or too old.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy.core.engine import ExecutionEngine
+    from scrapy.crawler import CrawlerProcessBase
+    from scrapy.http import Request, Response
+    from scrapy.settings import Settings
+
+MINIMUM_SCRAPY = (2, 13)
+"""The oldest Scrapy the Scrapy layer supports: async ``start()`` and the asyncio reactor by default."""
+
+MINIMUM_TEXT = ".".join(map(str, MINIMUM_SCRAPY))
+
+
+def installed_scrapy() -> str | None:
+    """The version of the installed Scrapy distribution, read without importing it; None without one."""
+    try:
+        return metadata.version("scrapy")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def unsupported_message(version: str | None) -> str | None:
+    """What to tell a user whose Scrapy ``version`` is too old for the Scrapy layer; None if it will do."""
+    if version is None:
+        return None
+    release = tuple(int(part) for part in re.findall(r"\d+", version)[:2])
+    if release >= MINIMUM_SCRAPY:
+        return None
+    return (
+        f"scrapy-robots-rep needs Scrapy {MINIMUM_TEXT} or later, and Scrapy {version} is installed: "
+        f"upgrade it with pip install 'scrapy>={MINIMUM_TEXT}' (the core parsers work without Scrapy)"
+    )
+
+
+def require_scrapy() -> None:
+    """Raise an ``ImportError`` saying which Scrapy is needed when the installed one is too old."""
+    message = unsupported_message(installed_scrapy())
+    if message is not None:
+        raise ImportError(message)
+
+
+async def download(engine: ExecutionEngine, request: Request) -> Response:
+    """Download ``request`` outside the scheduler: ``download_async`` (Scrapy 2.14), else ``download``."""
+    download_async = getattr(engine, "download_async", None)
+    if download_async is not None:
+        response: Response = await download_async(request)
+        return response
+    from scrapy.utils.defer import maybe_deferred_to_future
+
+    return await maybe_deferred_to_future(engine.download(request))
+
+
+def looping_call(function: Callable[[], None]) -> Any:
+    """A repeating call with ``start(interval, now=...)`` and ``stop()``: Scrapy's own (2.14), which
+    runs on asyncio without a Twisted reactor, else Twisted's ``LoopingCall``."""
+    try:
+        from scrapy.utils.asyncio import create_looping_call
+    except ImportError:
+        from twisted.internet.task import LoopingCall
+
+        return LoopingCall(function)
+    return create_looping_call(function)
+
+
+def crawler_process(settings: dict[str, Any] | Settings) -> CrawlerProcessBase:
+    """A process for one-off crawls: ``AsyncCrawlerProcess`` (Scrapy 2.14), else ``CrawlerProcess``."""
+    from scrapy import crawler
+
+    process_class = getattr(crawler, "AsyncCrawlerProcess", None) or crawler.CrawlerProcess
+    process: CrawlerProcessBase = process_class(settings)
+    return process
