@@ -22,8 +22,22 @@ import tempfile
 import time
 from typing import Any
 
-from bench_crawl import CRAWL_SETTINGS, PAGE, ROBOTS
 from loopback import LoopbackSites, run_child
+
+PAGE = b"<html><head><title>page</title></head><body>" + b"<p>some text</p>" * 40 + b"</body></html>"
+ROBOTS = (
+    b"User-agent: *\nDisallow: /admin/\nDisallow: /cart\nDisallow: /*?sessionid=\nDisallow: /*.pdf$\n"
+    b"Allow: /admin/public/\nDisallow: /search\nDisallow: /private/*/drafts\n\n"
+    b"User-agent: otherbot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n"
+)
+CRAWL_SETTINGS: dict[str, Any] = {
+    "CONCURRENT_REQUESTS": 64,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "LOG_LEVEL": "WARNING",
+    "TELNETCONSOLE_ENABLED": False,
+    "COOKIES_ENABLED": False,
+    "USER_AGENT": "benchbot/1.0 (+http://example.test/bot)",
+}
 
 MODES = ("off", "on")
 
