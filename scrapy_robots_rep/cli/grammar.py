@@ -12,12 +12,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from scrapy.crawler import CrawlerProcessBase
 from scrapy.settings import BaseSettings
 
 from scrapy_robots_rep.cli.audit import AUDIT_DESCRIPTION, add_audit_arguments, run_audit
 from scrapy_robots_rep.cli.check_command import CHECK_DESCRIPTION, add_check_arguments, run_check
+
+if TYPE_CHECKING:
+    from scrapy.crawler import CrawlerProcessBase
 
 DESCRIPTION = "Explain and lint robots.txt (RFC 9309 or the 1996 draft); show a page's robots directives."
 
