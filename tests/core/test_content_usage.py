@@ -6,6 +6,7 @@ import pytest
 
 from scrapy_robots_rep import AgentRules, RobotsTxt
 from scrapy_robots_rep.core.content_usage import read_usage_value
+from scrapy_robots_rep.core.lint import LintKind, lint
 from scrapy_robots_rep.core.usage_preferences import (
     PURPOSE_NAMES,
     PURPOSES,
@@ -340,3 +341,15 @@ def test_plain_data_rejects_malformed_content_usage_and_licenses(key: str, value
     data[key] = value
     with pytest.raises(ValueError, match=message):
         AgentRules.from_dict(data)
+
+
+def test_lint_warns_about_a_content_usage_value_that_does_not_parse_and_a_relative_license() -> None:
+    body = (
+        "License: /rel.xml\nLicense: https://a.test/l.xml\nUser-agent: *\nDisallow: /x\n"
+        "Content-Usage: Train-ai=n\nContent-Usage: /a/ train-ai=n,\nContent-Usage: /b/ train-ai=n, bots=y\n"
+    )
+    warnings = [(warning.line, warning.kind) for warning in lint(body)]
+    assert warnings == [(1, LintKind.BAD_LICENSE), (5, LintKind.BAD_VALUE), (6, LintKind.BAD_VALUE)]
+    messages = [warning.message for warning in lint(body)]
+    assert "every category is unknown for every path" in messages[1]
+    assert "every category is unknown for '/a/'" in messages[2]
