@@ -2,7 +2,7 @@
 
     python benchmarks/bench_memory.py [--origins N] [--corpus DIR] [--smoke]
 
-Fills a ``MemoryCache`` (``scrapy_robots_rep.policy.cache``) the way the
+Fills a ``MemoryCache`` (``scrapy_robots_rep.policy.record_cache``) the way the
 middleware does: for each origin, one robots.txt response (a 200 with a corpus
 file as its body, with an ``ETag``, so the record keeps validators) goes through
 ``RecordMaker.conclude`` (parse, ``for_agent``, the cache record) and the record
@@ -26,8 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from scrapy_robots_rep.policy.cache import MemoryCache  # noqa: E402
 from scrapy_robots_rep.policy.deferral import OriginState  # noqa: E402
+from scrapy_robots_rep.policy.record_cache import MemoryCache  # noqa: E402
 from scrapy_robots_rep.policy.records import FetchResult, RecordMaker  # noqa: E402
 from scrapy_robots_rep.policy.settings import RepSettings  # noqa: E402
 from scrapy_robots_rep.policy.status import status_policy  # noqa: E402

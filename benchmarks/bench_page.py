@@ -47,11 +47,11 @@ CRAWL_SETTINGS: dict[str, Any] = {
     "COOKIES_ENABLED": False,
     "ROBOTSTXT_OBEY": False,
     "USER_AGENT": AGENT,
-    "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.middleware.RobotsMiddleware": 100},
+    "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.downloader.middleware.RobotsMiddleware": 100},
 }
 MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "off": {},
-    "on": {"SPIDER_MIDDLEWARES": {"scrapy_robots_rep.page_middleware.PageDirectivesMiddleware": 950}},
+    "on": {"SPIDER_MIDDLEWARES": {"scrapy_robots_rep.page.middleware.PageDirectivesMiddleware": 950}},
 }
 MODE_SETTINGS["on-python"] = MODE_SETTINGS["on"]
 ROBOTS = b"User-agent: *\nDisallow: /admin/\n"

@@ -14,10 +14,10 @@ from scrapy_robots_rep.core.page import PageDirectives
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.addon import Addon
-    from scrapy_robots_rep.cache_policy import RobotsCachePolicy
+    from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
-    from scrapy_robots_rep.middleware import RobotsMiddleware
-    from scrapy_robots_rep.page_middleware import PageDirectivesMiddleware
+    from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
+    from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
     from scrapy_robots_rep.robotparser import RepRobotParser
     from scrapy_robots_rep.spiders import RobotsSitemapSpider
     from scrapy_robots_rep.stores import MemoryStore, RedisStore, SharedStore
@@ -44,12 +44,12 @@ __all__ = [
 _LAZY_NAMES = {
     "Addon": "scrapy_robots_rep.addon",
     "MemoryStore": "scrapy_robots_rep.stores",
-    "PageDirectivesMiddleware": "scrapy_robots_rep.page_middleware",
+    "PageDirectivesMiddleware": "scrapy_robots_rep.page.middleware",
     "RedisStore": "scrapy_robots_rep.stores",
     "RepRobotParser": "scrapy_robots_rep.robotparser",
-    "RobotsCachePolicy": "scrapy_robots_rep.cache_policy",
+    "RobotsCachePolicy": "scrapy_robots_rep.page.cache_policy",
     "RobotsDisallowed": "scrapy_robots_rep.exceptions",
-    "RobotsMiddleware": "scrapy_robots_rep.middleware",
+    "RobotsMiddleware": "scrapy_robots_rep.downloader.middleware",
     "RobotsSitemapSpider": "scrapy_robots_rep.spiders",
     "RobotsUnreachable": "scrapy_robots_rep.exceptions",
     "SharedStore": "scrapy_robots_rep.stores",

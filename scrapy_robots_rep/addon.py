@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 
-from scrapy_robots_rep.cache_policy import wrap_cache_policy
-from scrapy_robots_rep.middleware import RobotsMiddleware
-from scrapy_robots_rep.page_middleware import PageDirectivesMiddleware
+from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
+from scrapy_robots_rep.page.cache_policy import wrap_cache_policy
+from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings

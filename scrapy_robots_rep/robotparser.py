@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from scrapy.robotstxt import RobotParser
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -27,7 +27,7 @@ class RepRobotParser(RobotParser):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RepRobotParser:
-        settings = RepSettings.from_mapping(crawler.settings)
+        settings = rep_settings(crawler.settings)
         return cls(RobotsTxt.parse(robotstxt_body, settings.matching, max_size=settings.max_size))
 
     def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:

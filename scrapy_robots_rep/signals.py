@@ -10,7 +10,7 @@ robots_obtained = object()
 """An origin's robots.txt fetch resolved (rules, allow/disallow all, unreachable or dropped).
 
 Arguments: ``origin`` (str, e.g. ``"https://example.com"``) and ``record``
-(:class:`scrapy_robots_rep.policy.cache.CacheRecord`: the rules in force,
+(:class:`scrapy_robots_rep.policy.record_cache.CacheRecord`: the rules in force,
 the outcome, the HTTP status, lifetimes).
 """
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from scrapy import Request
 from scrapy.spiders import SitemapSpider
 
-from scrapy_robots_rep.middleware import RobotsMiddleware
+from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
 from scrapy_robots_rep.policy.origin import origin_of
 
 

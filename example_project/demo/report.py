@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from scrapy_robots_rep import Decision, PageDirectives
 from scrapy_robots_rep.core.page import Directive, Source
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 
 @dataclass(frozen=True)

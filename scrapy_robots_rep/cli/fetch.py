@@ -1,6 +1,6 @@
 """Fetch live robots.txt files for the command line, in one short Scrapy crawl.
 
-The fetching is the middleware's own :class:`~scrapy_robots_rep.fetcher.RobotsFetcher`
+The fetching is the middleware's own :class:`~scrapy_robots_rep.downloader.fetcher.RobotsFetcher`
 (same requests, redirect decisions, size limit, timeout and status policy) and the
 reading of the answer is the middleware's own
 :class:`~scrapy_robots_rep.policy.records.RecordMaker`, so the command line says
@@ -19,7 +19,8 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import DeferredList
 
 from scrapy_robots_rep.cli.checks import RobotsSource
-from scrapy_robots_rep.fetcher import RobotsFetcher
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.deferral import OriginState
 from scrapy_robots_rep.policy.origin import robots_url
 from scrapy_robots_rep.policy.records import FetchResult, RecordMaker
@@ -58,7 +59,7 @@ class RobotsFetchSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         """Fetch all robots.txt files at once; no request is yielded."""
-        settings = RepSettings.from_mapping(self.settings)
+        settings = rep_settings(self.settings)
         fetcher = RobotsFetcher(self.crawler, settings)
         maker = RecordMaker(settings)
         fetches = [deferred_from_coro(self._fetch(fetcher, maker, settings, origin)) for origin in self.origins]

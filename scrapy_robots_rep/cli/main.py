@@ -27,18 +27,18 @@ from scrapy_robots_rep.cli.checks import (
     exit_status,
     require_http_urls,
 )
-from scrapy_robots_rep.cli.fetch import fetch_robots
-from scrapy_robots_rep.cli.lint_output import lint_exit_status, render_lint_json, render_lint_text
-from scrapy_robots_rep.cli.page import PageSource, check_page, page_exit_status, read_page
-from scrapy_robots_rep.cli.page_fetch import fetch_page
-from scrapy_robots_rep.cli.page_output import render_page_json, render_page_text
-from scrapy_robots_rep.cli.report import (
+from scrapy_robots_rep.cli.decision_output import (
     CheckOptions,
     render_compare_json,
     render_compare_text,
     render_json,
     render_text,
 )
+from scrapy_robots_rep.cli.fetch import fetch_robots
+from scrapy_robots_rep.cli.lint_output import lint_exit_status, render_lint_json, render_lint_text
+from scrapy_robots_rep.cli.page import PageSource, check_page, page_exit_status, read_page
+from scrapy_robots_rep.cli.page_fetch import fetch_page
+from scrapy_robots_rep.cli.page_output import render_page_json, render_page_text
 from scrapy_robots_rep.cli.sources import is_url, read_source, robots_origin
 from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint

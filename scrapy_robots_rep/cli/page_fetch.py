@@ -18,10 +18,10 @@ from scrapy.http import Response
 from scrapy_robots_rep.cli.checks import RobotsSource
 from scrapy_robots_rep.cli.fetch import source_from
 from scrapy_robots_rep.cli.page import PageSource
-from scrapy_robots_rep.fetcher import RobotsFetcher
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.records import RecordMaker
-from scrapy_robots_rep.policy.settings import RepSettings
 
 
 def fetch_page(process: CrawlerProcessBase, url: str) -> PageSource:
@@ -47,7 +47,7 @@ class PageFetchSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         """Fetch both; the answer (or why there is none) goes into ``found``; no request is yielded."""
-        settings = RepSettings.from_mapping(self.settings)
+        settings = rep_settings(self.settings)
         origin = origin_of(self.url)
         assert origin is not None, "the command line checks that PAGE is an http(s) URL"
         result = await RobotsFetcher(self.crawler, settings).fetch(origin)

@@ -10,11 +10,11 @@ from scrapy.exceptions import UsageError
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from scrapy_robots_rep.cli.checks import EXIT_ERROR, check_urls, errors, exit_status, require_http_urls
+from scrapy_robots_rep.cli.decision_output import CheckOptions, render_json, render_text
 from scrapy_robots_rep.cli.fetch import fetch_robots
-from scrapy_robots_rep.cli.report import CheckOptions, render_json, render_text
 from scrapy_robots_rep.core import MATCHING_MODES
+from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.origin import origin_of
-from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 
@@ -68,7 +68,7 @@ class RobotsCommand(ScrapyCommand):
         if not args:
             raise UsageError("give at least one URL", print_help=False)
         try:
-            rep = RepSettings.from_mapping(self.settings)
+            rep = rep_settings(self.settings)
             require_http_urls(args)
         except ValueError as error:
             raise UsageError(str(error), print_help=False) from None

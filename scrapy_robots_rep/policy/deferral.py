@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 BACKOFF_BASE = 1.0
 BACKOFF_MAX = 300.0

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.policy.cache import CacheRecord
 from scrapy_robots_rep.policy.deferral import FailurePlan, OriginState, Recovery, plan_after_failure
 from scrapy_robots_rep.policy.freshness import Freshness, freshness, retry_after, validators_from
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import Hop, Outcome, status_policy
 

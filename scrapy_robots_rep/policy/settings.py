@@ -1,8 +1,10 @@
-"""The ``REP_*`` settings, read and validated from a plain mapping.
+"""The ``REP_*`` settings: declared once in :data:`SETTINGS`, read and validated from a plain mapping.
 
-A bad value raises :class:`SettingsError` naming the setting and what it
-accepts; the Scrapy layer turns that into a start-up error. Other components
-read their own settings the same way with :class:`SettingsReader`.
+:data:`SETTINGS` is the one table of settings (name, default, what it accepts, one line of doc);
+:class:`RepSettings` is what one crawler's settings come to, built by
+:meth:`RepSettings.from_mapping`. A bad value raises :class:`SettingsError` naming the setting
+and what it accepts; the Scrapy layer turns that into a start-up error. The settings table of
+``docs/behaviour.md`` is this table (a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.modes import MATCHING_MODES
+from scrapy_robots_rep.core.page import PURPOSES
 from scrapy_robots_rep.policy.origin import ascii_host
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
@@ -23,6 +26,8 @@ _TRUE_STRINGS = frozenset({"1", "true", "yes", "on"})
 _FALSE_STRINGS = frozenset({"0", "false", "no", "off", ""})
 _DOMAIN = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
 _DEFAULT_AGENT = "Scrapy"
+NOINDEX_CHOICES = ("drop", "keep")
+DEFAULT_HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
 
 _Number = TypeVar("_Number", int, float)
 
@@ -31,84 +36,188 @@ class SettingsError(ValueError):
     """A setting has a value this package cannot use."""
 
 
+Read = Callable[["SettingsReader", str, Any], Any]
+"""How one setting is read: ``read(reader, name, default)`` returns its validated value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One ``REP_*`` setting: where it goes in :class:`RepSettings`, how it is read, and its doc line."""
+
+    name: str
+    field: str
+    default: Any
+    read: Read
+    shown_default: str
+    doc: str
+    section: str
+
+
+def _boolean(reader: SettingsReader, name: str, default: bool) -> bool:
+    return reader.boolean(name, default)
+
+
+def _text(reader: SettingsReader, name: str, default: str) -> str:
+    return reader.text(name, default)
+
+
+def _optional_text(reader: SettingsReader, name: str, default: None) -> str | None:
+    return reader.optional_text(name)
+
+
+def _optional_path(reader: SettingsReader, name: str, default: None) -> str | None:
+    return reader.optional_path(name)
+
+
+def _domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    return reader.domains(name)
+
+
+def _purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    return reader.purposes(name)
+
+
+def _agent(reader: SettingsReader, name: str, default: str) -> str:
+    """``REP_USER_AGENT``, else ``ROBOTSTXT_USER_AGENT``, else ``USER_AGENT`` (docs/behaviour.md §7)."""
+    agent = reader.text(name, "")
+    if agent:
+        return agent
+    for fallback in ("ROBOTSTXT_USER_AGENT", "USER_AGENT"):
+        agent = (reader.optional_text(fallback) or "").strip()
+        if agent:
+            return agent
+    return default
+
+
+def _choice(allowed: Iterable[str]) -> Read:
+    names = tuple(allowed)
+    return lambda reader, name, default: reader.choice(name, default, names)
+
+
+def _number(minimum: float, *, above: bool = False) -> Read:
+    return lambda reader, name, default: reader.number(name, default, minimum=minimum, above=above)
+
+
+def _integer(minimum: int) -> Read:
+    return lambda reader, name, default: reader.integer(name, default, minimum=minimum)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("REP_ENABLED", "enabled", True, _boolean, "`True`",
+            "`False` turns the robots.txt middleware off", "7"),
+    Setting("REP_MATCHING", "matching", "rfc9309", _choice(MATCHING_MODES), '`"rfc9309"`',
+            'how rules are read and matched: `"rfc9309"` or `"legacy"`', "1-4"),
+    Setting("REP_STATUS_POLICY", "status_policy", "rfc9309", _choice(STATUS_POLICIES), '`"rfc9309"`',
+            'what robots.txt\'s HTTP status means: `"rfc9309"` or `"legacy"`', "5"),
+    Setting("REP_USER_AGENT", "user_agent", _DEFAULT_AGENT, _agent, "`ROBOTSTXT_USER_AGENT`, else `USER_AGENT`",
+            "the agent compared with `User-agent` lines", "7"),
+    Setting("REP_FROM", "from_header", None, _optional_text, "none",
+            "sent as the `From` header of robots.txt requests", "5"),
+    Setting("REP_MAX_SIZE", "max_size", 512_000, _integer(1), "`512000` (500 KiB)",
+            "bytes of robots.txt read; the rest is ignored", "2"),
+    Setting("REP_MAX_REDIRECTS", "max_redirects", 5, _integer(0), "`5`",
+            "redirect hops followed for robots.txt", "5"),
+    Setting("REP_FETCH_TIMEOUT", "fetch_timeout", 30.0, _number(0, above=True), "`30` s",
+            "time a robots.txt fetch may take", "5"),
+    Setting("REP_UNREACHABLE_MAX_AGE", "unreachable_max_age", 30 * _DAY, _number(0), "`2592000` (30 days)",
+            "how long an origin may stay unreachable before the 30-day rule applies", "5"),
+    Setting("REP_DEFER_MAX_TIME", "defer_max_time", 600.0, _number(0), "`600` s",
+            "how long requests wait for an unreachable robots.txt before they are dropped", "5"),
+    Setting("REP_CACHE_TTL", "cache_ttl", _DAY, _number(0), "`86400` (1 day)",
+            "lifetime of an origin's rules without freshness headers", "6"),
+    Setting("REP_CACHE_HONOR_HEADERS", "cache_honor_headers", True, _boolean, "`True`",
+            "let the response's HTTP freshness set the lifetime", "6"),
+    Setting("REP_CACHE_TTL_MIN", "cache_ttl_min", 60.0, _number(0), "`60` s",
+            "shortest lifetime freshness headers may set", "6"),
+    Setting("REP_CACHE_TTL_MAX", "cache_ttl_max", 7 * _DAY, _number(0), "`604800` (7 days)",
+            "longest lifetime freshness headers may set", "6"),
+    Setting("REP_CACHE_MAX_ORIGINS", "cache_max_origins", 100_000, _integer(1), "`100000`",
+            "origins kept in memory, least recently used evicted", "6"),
+    Setting("REP_CACHE_BACKEND", "cache_backend", None, _optional_text, "none (memory only)",
+            'a shared store for a fleet of processes: `"scrapy_robots_rep.RedisStore"`', "6"),
+    Setting("REP_REDIS_URL", "redis_url", "redis://127.0.0.1:6379/0", _text, "`redis://127.0.0.1:6379/0`",
+            "the Redis server of `RedisStore`", "6"),
+    Setting("REP_REDIS_PREFIX", "redis_prefix", "rep:", _text, '`"rep:"`',
+            "prefix of every key `RedisStore` writes", "6"),
+    Setting("REP_REDIS_LOCK_TIMEOUT", "redis_lock_timeout", 10.0, _number(0, above=True), "`10` s",
+            "how long a fleet's fetch lock is held without renewal", "6"),
+    Setting("REP_REDIS_TIMEOUT", "redis_timeout", 1.0, _number(0, above=True), "`1` s",
+            "how long a Redis command may take before Redis counts as away", "6"),
+    Setting("REP_CRAWL_DELAY", "crawl_delay", True, _boolean, "`True`",
+            "obey `Crawl-delay` and `Request-rate`", "7"),
+    Setting("REP_CRAWL_DELAY_MAX", "crawl_delay_max", 60.0, _number(0), "`60` s",
+            "longest delay a robots.txt may impose", "7"),
+    Setting("REP_EXEMPT_DOMAINS", "exempt_domains", (), _domains, "empty",
+            "domains (and their subdomains) never checked", "7"),
+    Setting("REP_PAGE_DIRECTIVES", "page_directives", True, _boolean, "`True`",
+            "obey page-level directives (with the add-on, or the spider middleware enabled)", "10"),
+    Setting("REP_PAGE_NOINDEX", "page_noindex", "drop", _choice(NOINDEX_CHOICES), '`"drop"`',
+            'items of a `noindex` page: `"drop"` or `"keep"`', "10"),
+    Setting("REP_PAGE_REL_NOFOLLOW", "page_rel_nofollow", False, _boolean, "`False`",
+            'also drop requests for links marked `rel="nofollow"`', "10"),
+    Setting("REP_PURPOSES", "purposes", (), _purposes, "empty",
+            "what the crawl's data is used for: `search`, `ai-input`, `ai-train`", "10"),
+    Setting("REP_HTTPCACHE_POLICY", "httpcache_policy", DEFAULT_HTTPCACHE_POLICY, _text,
+            "Scrapy's `DummyPolicy`", "the HTTP-cache policy `RobotsCachePolicy` wraps", "10"),
+    Setting("REP_REPORT", "report", None, _optional_path, "none",
+            "write the end-of-crawl report to this JSON file", "11"),
+)
+"""Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
+
+SETTING_NAMES = frozenset(setting.name for setting in SETTINGS)
+
+
 @dataclass(frozen=True, slots=True)
 class RepSettings:
-    """Every ``REP_*`` setting, validated, with the defaults of docs/behaviour.md.
+    """Every ``REP_*`` setting of one crawler, validated; one field per row of :data:`SETTINGS`.
 
-    ``user_agent`` is the configured agent string (``REP_USER_AGENT``, else
-    ``ROBOTSTXT_USER_AGENT``, else ``USER_AGENT``), not reduced: the matching
-    mode reduces it (``matching_mode(matching).agent_token(user_agent)``).
-    ``matching`` and ``status_policy`` are names, keys of ``MATCHING_MODES`` and
-    ``STATUS_POLICIES``. ``defer_max_time`` 0 means requests of an unreachable
-    origin are never deferred: they are dropped at once.
+    ``user_agent`` is the configured agent string, not reduced: the matching mode reduces it
+    (``matching_mode(matching).agent_token(user_agent)``). ``matching`` and ``status_policy``
+    are keys of ``MATCHING_MODES`` and ``STATUS_POLICIES``. ``defer_max_time`` 0 means
+    requests of an unreachable origin are dropped at once.
     """
 
-    enabled: bool = True
-    matching: str = "rfc9309"
-    status_policy: str = "rfc9309"
-    user_agent: str = _DEFAULT_AGENT
-    from_header: str | None = None
-    max_size: int = 512_000
-    max_redirects: int = 5
-    fetch_timeout: float = 30.0
-    unreachable_max_age: float = 30 * _DAY
-    defer_max_time: float = 600.0
-    cache_ttl: float = _DAY
-    cache_honor_headers: bool = True
-    cache_ttl_min: float = 60.0
-    cache_ttl_max: float = 7 * _DAY
-    cache_max_origins: int = 100_000
-    cache_backend: str | None = None
-    crawl_delay: bool = True
-    crawl_delay_max: float = 60.0
-    exempt_domains: tuple[str, ...] = ()
-    report: str | None = None
+    enabled: bool
+    matching: str
+    status_policy: str
+    user_agent: str
+    from_header: str | None
+    max_size: int
+    max_redirects: int
+    fetch_timeout: float
+    unreachable_max_age: float
+    defer_max_time: float
+    cache_ttl: float
+    cache_honor_headers: bool
+    cache_ttl_min: float
+    cache_ttl_max: float
+    cache_max_origins: int
+    cache_backend: str | None
+    redis_url: str
+    redis_prefix: str
+    redis_lock_timeout: float
+    redis_timeout: float
+    crawl_delay: bool
+    crawl_delay_max: float
+    exempt_domains: tuple[str, ...]
+    page_directives: bool
+    page_noindex: str
+    page_rel_nofollow: bool
+    purposes: tuple[str, ...]
+    httpcache_policy: str
+    report: str | None
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:
-        """Build from Scrapy settings or any mapping of setting names to values."""
+        """Build from Scrapy settings or any mapping of setting names to values (absent: the default)."""
         reader = SettingsReader(settings)
-        defaults = cls()
-        result = cls(
-            enabled=reader.boolean("REP_ENABLED", defaults.enabled),
-            matching=reader.choice("REP_MATCHING", defaults.matching, MATCHING_MODES),
-            status_policy=reader.choice("REP_STATUS_POLICY", defaults.status_policy, STATUS_POLICIES),
-            user_agent=_configured_agent(reader),
-            from_header=reader.optional_text("REP_FROM"),
-            max_size=reader.integer("REP_MAX_SIZE", defaults.max_size, minimum=1),
-            max_redirects=reader.integer("REP_MAX_REDIRECTS", defaults.max_redirects, minimum=0),
-            fetch_timeout=reader.number("REP_FETCH_TIMEOUT", defaults.fetch_timeout, minimum=0, above=True),
-            unreachable_max_age=reader.number("REP_UNREACHABLE_MAX_AGE", defaults.unreachable_max_age, minimum=0),
-            defer_max_time=reader.number("REP_DEFER_MAX_TIME", defaults.defer_max_time, minimum=0),
-            cache_ttl=reader.number("REP_CACHE_TTL", defaults.cache_ttl, minimum=0),
-            cache_honor_headers=reader.boolean("REP_CACHE_HONOR_HEADERS", defaults.cache_honor_headers),
-            cache_ttl_min=reader.number("REP_CACHE_TTL_MIN", defaults.cache_ttl_min, minimum=0),
-            cache_ttl_max=reader.number("REP_CACHE_TTL_MAX", defaults.cache_ttl_max, minimum=0),
-            cache_max_origins=reader.integer("REP_CACHE_MAX_ORIGINS", defaults.cache_max_origins, minimum=1),
-            cache_backend=reader.optional_text("REP_CACHE_BACKEND"),
-            crawl_delay=reader.boolean("REP_CRAWL_DELAY", defaults.crawl_delay),
-            crawl_delay_max=reader.number("REP_CRAWL_DELAY_MAX", defaults.crawl_delay_max, minimum=0),
-            exempt_domains=reader.domains("REP_EXEMPT_DOMAINS"),
-            report=reader.optional_path("REP_REPORT"),
-        )
+        result = cls(**{setting.field: setting.read(reader, setting.name, setting.default) for setting in SETTINGS})
         if result.cache_ttl_min > result.cache_ttl_max:
             raise SettingsError(
                 f"REP_CACHE_TTL_MIN ({result.cache_ttl_min:g}) must not be greater than "
                 f"REP_CACHE_TTL_MAX ({result.cache_ttl_max:g})"
             )
         return result
-
-
-def _configured_agent(reader: SettingsReader) -> str:
-    """``REP_USER_AGENT``, else ``ROBOTSTXT_USER_AGENT``, else ``USER_AGENT`` (docs/behaviour.md §7)."""
-    agent = reader.text("REP_USER_AGENT", "")
-    if agent:
-        return agent
-    for name in ("ROBOTSTXT_USER_AGENT", "USER_AGENT"):
-        agent = (reader.optional_text(name) or "").strip()
-        if agent:
-            return agent
-    return _DEFAULT_AGENT
 
 
 class SettingsReader:
@@ -198,6 +307,27 @@ class SettingsReader:
         number = self._parse(name, value, int, "a whole number")
         self._check_minimum(name, value, number, minimum, above=False)
         return number
+
+    def purposes(self, name: str) -> tuple[str, ...]:
+        """Content-usage purposes: a list, or one comma-separated string; each one of ``PURPOSES``."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
+        purposes: list[str] = []
+        for entry in entries:
+            purpose = entry.strip().lower() if isinstance(entry, str) else entry
+            if purpose not in PURPOSES:
+                allowed = ", ".join(repr(option) for option in PURPOSES)
+                raise SettingsError(f"{name} entries must be among {allowed}, got {entry!r}")
+            if purpose not in purposes:
+                purposes.append(purpose)
+        return tuple(purposes)
 
     def domains(self, name: str) -> tuple[str, ...]:
         """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 from urllib.parse import quote
 
 from scrapy_robots_rep.core.modes import matching_mode
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class SharedStore(ABC):
     @classmethod
     def from_crawler(cls: type[_Store], crawler: Crawler) -> _Store:
         """Build for ``crawler``: its settings give the scope, its stats collector the counts."""
-        return cls(scope=Scope.of(RepSettings.from_mapping(crawler.settings)), stats=crawler.stats)
+        return cls(scope=Scope.of(rep_settings(crawler.settings)), stats=crawler.stats)
 
     @abstractmethod
     async def load(self, origin: str) -> CacheRecord | None:

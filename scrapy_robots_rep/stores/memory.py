@@ -15,14 +15,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 _owners = itertools.count(1)
 
@@ -75,7 +75,7 @@ class MemoryStore(SharedStore):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MemoryStore:
-        settings = RepSettings.from_mapping(crawler.settings)
+        settings = rep_settings(crawler.settings)
         return cls(
             scope=Scope.of(settings),
             stats=crawler.stats,

@@ -26,14 +26,15 @@ try:
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
-from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_robots_rep.policy.cache import CacheRecord
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger(__name__)
 
@@ -163,10 +164,9 @@ class RedisStore(SharedStore):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisStore:
         """Build from the crawler's settings (``REP_REDIS_*``, the scope's, ``REP_UNREACHABLE_MAX_AGE``)."""
-        settings = RepSettings.from_mapping(crawler.settings)
-        reader = SettingsReader(crawler.settings)
-        url = reader.text("REP_REDIS_URL", "redis://127.0.0.1:6379/0")
-        timeout = reader.number("REP_REDIS_TIMEOUT", 1.0, minimum=0, above=True)
+        settings = rep_settings(crawler.settings)
+        url = settings.redis_url
+        timeout = settings.redis_timeout
         try:
             client = Redis.from_url(
                 url,
@@ -180,8 +180,8 @@ class RedisStore(SharedStore):
             client,
             scope=Scope.of(settings),
             stats=crawler.stats,
-            prefix=reader.text("REP_REDIS_PREFIX", "rep:"),
-            lock_timeout=reader.number("REP_REDIS_LOCK_TIMEOUT", 10.0, minimum=0, above=True),
+            prefix=settings.redis_prefix,
+            lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
         )
 

@@ -17,7 +17,7 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-from scrapy_robots_rep.fetcher import FETCHES_PER_CONCURRENT_REQUEST
+from scrapy_robots_rep.downloader.fetcher import FETCHES_PER_CONCURRENT_REQUEST
 from tests.crawling import CrawlResult, crawl
 from tests.hardening.memory import peak_mb, reset_peak
 from tests.sites import PAGE, Hit, Reply, Site, Sites, loopback_test_names

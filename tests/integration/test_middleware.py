@@ -14,8 +14,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep import RepRobotParser, signals
+from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from scrapy_robots_rep.middleware import RobotsMiddleware
 from scrapy_robots_rep.policy.settings import SettingsError
 from tests.crawling import BASE_SETTINGS, crawl, request
 from tests.sites import Sites, text

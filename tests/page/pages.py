@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.sites import Reply, text
 
 ROBOTS = text("User-agent: *\nDisallow: /private\n")
-MIDDLEWARE = {"scrapy_robots_rep.page_middleware.PageDirectivesMiddleware": 950}
+MIDDLEWARE = {"scrapy_robots_rep.page.middleware.PageDirectivesMiddleware": 950}
 """Enables the spider middleware (the add-on will do it in projects)."""
 
 

@@ -11,13 +11,13 @@ import pytest
 import pytest_twisted
 from scrapy.settings import BaseSettings, Settings
 
-from scrapy_robots_rep.cache_policy import RobotsCachePolicy, wrap_cache_policy
+from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy, wrap_cache_policy
 from scrapy_robots_rep.policy.settings import SettingsError
 from tests.crawling import crawl
 from tests.page.pages import ROBOTS, html, meta
 from tests.sites import Sites
 
-POLICY = "scrapy_robots_rep.cache_policy.RobotsCachePolicy"
+POLICY = "scrapy_robots_rep.page.cache_policy.RobotsCachePolicy"
 DUMMY = "scrapy.extensions.httpcache.DummyPolicy"
 RFC2616 = "scrapy.extensions.httpcache.RFC2616Policy"
 PATHS = ("/plain", "/meta", "/nocache", "/header", "/other-agent", "/body-meta")

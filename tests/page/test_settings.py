@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_rep.page_middleware import PageSettings
-from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.settings import RepSettings, SettingsError
 
 
 def test_defaults() -> None:
-    assert PageSettings.from_mapping({}) == PageSettings(enabled=True, noindex="drop", rel_nofollow=False, purposes=())
+    settings = RepSettings.from_mapping({})
+    assert (settings.page_directives, settings.page_noindex, settings.page_rel_nofollow, settings.purposes) == (
+        True,
+        "drop",
+        False,
+        (),
+    )
 
 
 @pytest.mark.parametrize(
@@ -23,7 +28,7 @@ def test_defaults() -> None:
     ],
 )
 def test_purposes(value: object, purposes: tuple[str, ...]) -> None:
-    assert PageSettings.from_mapping({"REP_PURPOSES": value}).purposes == purposes
+    assert RepSettings.from_mapping({"REP_PURPOSES": value}).purposes == purposes
 
 
 @pytest.mark.parametrize(
@@ -38,9 +43,9 @@ def test_purposes(value: object, purposes: tuple[str, ...]) -> None:
 )
 def test_bad_values(settings: dict[str, object], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
-        PageSettings.from_mapping(settings)
+        RepSettings.from_mapping(settings)
 
 
 def test_command_line_strings() -> None:
-    settings = PageSettings.from_mapping({"REP_PAGE_DIRECTIVES": "false", "REP_PAGE_REL_NOFOLLOW": "1"})
-    assert settings.enabled is False and settings.rel_nofollow is True
+    settings = RepSettings.from_mapping({"REP_PAGE_DIRECTIVES": "false", "REP_PAGE_REL_NOFOLLOW": "1"})
+    assert settings.page_directives is False and settings.page_rel_nofollow is True

@@ -13,7 +13,7 @@ from typing import Any
 import pytest_twisted
 from scrapy.http import Response
 
-from scrapy_robots_rep.page_middleware import CONTENT_SIGNALS_META
+from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
 from tests.crawling import CrawlingSpider, crawl, request
 from tests.page.pages import MIDDLEWARE, html
 from tests.sites import Sites, text

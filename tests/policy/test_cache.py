@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.policy.cache import RECORD_VERSION, CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.freshness import LifetimeSource, Validators
+from scrapy_robots_rep.policy.record_cache import RECORD_VERSION, CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.status import Outcome
 
 RULES = RobotsTxt.parse("User-agent: *\nDisallow: /private\nCrawl-delay: 2\n").for_agent("testbot")

@@ -6,7 +6,6 @@ import pytest
 
 from scrapy_robots_rep.core import AgentRules
 from scrapy_robots_rep.policy.accounting import Accounting
-from scrapy_robots_rep.policy.cache import CacheRecord
 from scrapy_robots_rep.policy.deferral import (
     BACKOFF_MAX,
     OriginState,
@@ -17,6 +16,7 @@ from scrapy_robots_rep.policy.deferral import (
     refresh_due,
     route,
 )
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.status import Outcome
 
 RULES = AgentRules.allow_all("test")

@@ -77,7 +77,7 @@ async def test_the_addon_also_obeys_page_directives_and_keeps_noarchive_pages_ou
     result = await crawl([f"{site.url}/nofollow", f"{site.url}/noarchive"], settings=settings, page=follow_links)
     assert "/linked" not in site.paths()
     assert result.stat("rep/page/requests_dropped/nofollow") == 1
-    assert result.crawler.settings["HTTPCACHE_POLICY"] == "scrapy_robots_rep.cache_policy.RobotsCachePolicy"
+    assert result.crawler.settings["HTTPCACHE_POLICY"] == "scrapy_robots_rep.page.cache_policy.RobotsCachePolicy"
     assert cached_paths(tmp_path, site.url) == {"/nofollow"}
 
 

@@ -20,8 +20,8 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep.core import RobotsTxt
-from scrapy_robots_rep.policy.cache import CacheRecord
 from scrapy_robots_rep.policy.freshness import LifetimeSource, Validators
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.status import Outcome
 from scrapy_robots_rep.stores import SharedStore
 from tests.stores.on_asyncio import on_asyncio, run

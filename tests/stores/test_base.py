@@ -10,7 +10,7 @@ import pytest
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.stores import Scope, SharedStore
 from scrapy_robots_rep.stores import base as store_base

@@ -24,11 +24,11 @@ from demo.demo_site import DemoSite
 from demo.report import CrawlReport, DemoNote, PageReport
 from scrapy_robots_rep import PageDirectives
 from scrapy_robots_rep import signals as rep_signals
+from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from scrapy_robots_rep.page_middleware import META_KEY, PageSettings
-from scrapy_robots_rep.policy.cache import CacheRecord
+from scrapy_robots_rep.page.middleware import META_KEY
 from scrapy_robots_rep.policy.origin import origin_of
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 LINKS_PER_PAGE = 10
 
@@ -48,8 +48,8 @@ class DemoSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DemoSpider:
         spider: DemoSpider = super().from_crawler(crawler, *args, **kwargs)
-        rep = RepSettings.from_mapping(crawler.settings)
-        purposes = PageSettings.from_mapping(crawler.settings).purposes
+        rep = rep_settings(crawler.settings)
+        purposes = rep.purposes
         spider.report = CrawlReport(rep.user_agent, rep.matching, rep.status_policy, purposes)
         connect = crawler.signals.connect
         connect(spider.item_scraped, signals.item_scraped)

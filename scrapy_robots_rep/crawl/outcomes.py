@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.core import Decision
 
-logger = logging.getLogger("scrapy_robots_rep.middleware")
+logger = logging.getLogger("scrapy_robots_rep.downloader.middleware")
 
 
 class Ledger:

@@ -23,10 +23,10 @@ from scrapy_robots_rep.policy.settings import SettingsError
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-    from scrapy_robots_rep.origins import Origins
+    from scrapy_robots_rep.downloader.fetch_tasks import Origins
+    from scrapy_robots_rep.downloader.slot_delays import SlotDelays
     from scrapy_robots_rep.policy.accounting import Accounting
-    from scrapy_robots_rep.policy.cache import CacheRecord
-    from scrapy_robots_rep.slot_delays import SlotDelays
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger("scrapy_robots_rep")
 

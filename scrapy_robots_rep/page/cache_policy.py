@@ -16,8 +16,8 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
 
 from scrapy_robots_rep.core.page import PageDirectives
-from scrapy_robots_rep.page_middleware import PageSettings
-from scrapy_robots_rep.policy.settings import RepSettings, SettingsError
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import DEFAULT_HTTPCACHE_POLICY, SettingsError
 
 if TYPE_CHECKING:
     from scrapy.http import Request, Response
@@ -25,23 +25,23 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_WRAPPED = "scrapy.extensions.httpcache.DummyPolicy"
-POLICY_PATH = "scrapy_robots_rep.cache_policy.RobotsCachePolicy"
+POLICY_PATH = "scrapy_robots_rep.page.cache_policy.RobotsCachePolicy"
 
 
 class RobotsCachePolicy:
     """Scrapy's cache-policy interface, delegating to ``REP_HTTPCACHE_POLICY`` (see module docstring)."""
 
     def __init__(self, settings: BaseSettings) -> None:
-        wrapped_class = load_object(settings.get("REP_HTTPCACHE_POLICY") or DEFAULT_WRAPPED)
+        rep = rep_settings(settings)
+        wrapped_class = load_object(rep.httpcache_policy)
         if isinstance(wrapped_class, type) and issubclass(wrapped_class, RobotsCachePolicy):
             raise SettingsError(
                 "REP_HTTPCACHE_POLICY names RobotsCachePolicy itself; set it to the policy to wrap, "
-                f"e.g. {DEFAULT_WRAPPED!r} or 'scrapy.extensions.httpcache.RFC2616Policy'"
+                f"e.g. {DEFAULT_HTTPCACHE_POLICY!r} or 'scrapy.extensions.httpcache.RFC2616Policy'"
             )
         self.wrapped: Any = wrapped_class(settings)
-        self.enabled = PageSettings.from_mapping(settings).enabled
-        self.agent = RepSettings.from_mapping(settings).user_agent
+        self.enabled = rep.page_directives
+        self.agent = rep.user_agent
 
     def should_cache_request(self, request: Request) -> bool:
         return bool(self.wrapped.should_cache_request(request))
@@ -78,7 +78,7 @@ def wrap_cache_policy(settings: BaseSettings) -> None:
     (unless that is set already) and the wrapper takes its place at the same priority, so a
     project's own ``HTTPCACHE_POLICY`` keeps deciding everything but ``noarchive``.
     """
-    configured = settings.get("HTTPCACHE_POLICY") or DEFAULT_WRAPPED
+    configured = settings.get("HTTPCACHE_POLICY") or DEFAULT_HTTPCACHE_POLICY
     policy_class = load_object(configured)
     if isinstance(policy_class, type) and issubclass(policy_class, RobotsCachePolicy):
         return

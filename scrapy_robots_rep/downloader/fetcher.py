@@ -19,7 +19,7 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
-from scrapy_robots_rep.concurrency import beside_pages
+from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url

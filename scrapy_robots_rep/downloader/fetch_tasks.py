@@ -20,8 +20,8 @@ from twisted.internet.defer import CancelledError, Deferred
 from twisted.python.failure import Failure
 
 from scrapy_robots_rep import signals
-from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
+from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.records import Conclusion, RecordMaker
 from scrapy_robots_rep.robotparser import RepRobotParser
 
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
-    from scrapy_robots_rep.fetcher import RobotsFetcher
-    from scrapy_robots_rep.parking import Parking
+    from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+    from scrapy_robots_rep.downloader.parking import Parking
     from scrapy_robots_rep.policy.settings import RepSettings
     from scrapy_robots_rep.stores import SharedStore
 

@@ -12,8 +12,7 @@ counted under ``rep/page/`` and logged at DEBUG with the directive and where it 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
@@ -22,8 +21,8 @@ from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
-from scrapy_robots_rep.core.page import PURPOSES, Effect, PageDirectives
-from scrapy_robots_rep.policy.settings import RepSettings, SettingsError, SettingsReader
+from scrapy_robots_rep.core.page import Effect, PageDirectives
+from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -38,51 +37,6 @@ CONTENT_SIGNALS_META = "rep_content_signals"
 """``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
 (a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
 
-NOINDEX_CHOICES = ("drop", "keep")
-
-
-@dataclass(frozen=True, slots=True)
-class PageSettings:
-    """The page-level settings, validated."""
-
-    enabled: bool = True
-    noindex: str = "drop"
-    rel_nofollow: bool = False
-    purposes: tuple[str, ...] = ()
-
-    @classmethod
-    def from_mapping(cls, settings: Mapping[str, Any]) -> PageSettings:
-        reader = SettingsReader(settings)
-        defaults = cls()
-        return cls(
-            enabled=reader.boolean("REP_PAGE_DIRECTIVES", defaults.enabled),
-            noindex=reader.choice("REP_PAGE_NOINDEX", defaults.noindex, NOINDEX_CHOICES),
-            rel_nofollow=reader.boolean("REP_PAGE_REL_NOFOLLOW", defaults.rel_nofollow),
-            purposes=read_purposes(reader.raw("REP_PURPOSES")),
-        )
-
-
-def read_purposes(value: Any) -> tuple[str, ...]:
-    """``REP_PURPOSES``: a list of purposes or one comma-separated string; each one of :data:`PURPOSES`."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        entries = list(value)
-    else:
-        raise SettingsError(f"REP_PURPOSES must be a list of purposes or a comma-separated string, got {value!r}")
-    purposes: list[str] = []
-    for entry in entries:
-        purpose = entry.strip().lower() if isinstance(entry, str) else entry
-        if purpose not in PURPOSES:
-            allowed = ", ".join(repr(name) for name in PURPOSES)
-            raise SettingsError(f"REP_PURPOSES entries must be among {allowed}, got {entry!r}")
-        if purpose not in purposes:
-            purposes.append(purpose)
-    return tuple(purposes)
-
-
 class PageDirectivesMiddleware:
     """Obeys robots meta tags, ``X-Robots-Tag`` and content-usage signals (docs/behaviour.md §10).
 
@@ -92,11 +46,11 @@ class PageDirectivesMiddleware:
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        settings = PageSettings.from_mapping(crawler.settings)
-        if not settings.enabled:
+        settings = rep_settings(crawler.settings)
+        if not settings.page_directives:
             raise NotConfigured("REP_PAGE_DIRECTIVES is False")
         self.settings = settings
-        self.agent = RepSettings.from_mapping(crawler.settings).user_agent
+        self.agent = settings.user_agent
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
 
     @classmethod
@@ -119,7 +73,7 @@ class PageDirectivesMiddleware:
         return self.get_processed_item(output, response)
 
     def process_spider_input(self, response: Response) -> None:
-        page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.rel_nofollow)
+        page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.page_rel_nofollow)
         signals = response.meta.get(CONTENT_SIGNALS_META)
         if signals:
             page = page.with_site_signals(signals)
@@ -137,7 +91,7 @@ class PageDirectivesMiddleware:
         if page.nofollow:
             self._drop_request(request, response, "nofollow", page.why(Effect.NOFOLLOW))
             return None
-        if self.settings.rel_nofollow and page.nofollow_hrefs and self._marked_nofollow(request, response, page):
+        if self.settings.page_rel_nofollow and page.nofollow_hrefs and self._marked_nofollow(request, response, page):
             self._drop_request(request, response, "rel_nofollow", 'the page links to it with rel="nofollow"')
             return None
         return request
@@ -148,7 +102,7 @@ class PageDirectivesMiddleware:
         page = self._page(response)
         if page is None:
             return item
-        if page.noindex and self.settings.noindex == "drop":
+        if page.noindex and self.settings.page_noindex == "drop":
             cause = page.cause(Effect.NOINDEX)
             kind = "unavailable_after" if cause is not None and cause.name == "unavailable_after" else "noindex"
             self._drop_item(response, kind, page.why(Effect.NOINDEX))

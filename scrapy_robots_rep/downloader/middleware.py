@@ -29,21 +29,21 @@ from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_robots_rep.concurrency import beside_pages
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
-from scrapy_robots_rep.fetcher import RobotsFetcher
-from scrapy_robots_rep.ledger import Ledger
-from scrapy_robots_rep.origins import Origins
-from scrapy_robots_rep.page_middleware import CONTENT_SIGNALS_META, PageSettings
-from scrapy_robots_rep.parking import Parking
+from scrapy_robots_rep.crawl.outcomes import Ledger
+from scrapy_robots_rep.crawl.report import CrawlReporter
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.fetch_tasks import Origins
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.parking import Parking
+from scrapy_robots_rep.downloader.saved import SavedRequests
+from scrapy_robots_rep.downloader.slot_delays import SlotDelays
+from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
+from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
-from scrapy_robots_rep.policy.settings import RepSettings
-from scrapy_robots_rep.report import CrawlReporter
-from scrapy_robots_rep.saved import SavedRequests
-from scrapy_robots_rep.slot_delays import SlotDelays
-from scrapy_robots_rep.startup import check_order, log_start, offsite_filter
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from scrapy_robots_rep.policy.accounting import Accounting
-    from scrapy_robots_rep.policy.cache import CacheRecord, MemoryCache
+    from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class RobotsMiddleware:
     """Obeys robots.txt per origin; see the module docstring."""
 
     def __init__(self, crawler: Crawler) -> None:
-        settings = RepSettings.from_mapping(crawler.settings)
+        settings = rep_settings(crawler.settings)
         if not settings.enabled:
             logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
             raise NotConfigured
@@ -84,7 +84,7 @@ class RobotsMiddleware:
         self._saved = SavedRequests(crawler)
         self._reporter = CrawlReporter(crawler, self.origins, self.ledger.accounting, self._delays, settings.report)
         self._offsite: Callable[[Request], bool] | None = None
-        self._purposes = PageSettings.from_mapping(crawler.settings).purposes
+        self._purposes = settings.purposes
         log_start(crawler, settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_request_scheduled, scrapy_signals.request_scheduled)

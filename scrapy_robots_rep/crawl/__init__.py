@@ -1,0 +1,1 @@
+"""What the components of one crawler share: how requests ended, and the report of it."""
