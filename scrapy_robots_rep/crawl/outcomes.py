@@ -57,6 +57,15 @@ class Ledger:
         self._crawler.signals.send_catch_log(signals.request_disallowed, request=request, decision=decision)
         raise RobotsDisallowed(request.url, decision)
 
+    def refused_purposes(self, request: Request, origin: str, decision: Decision) -> NoReturn:
+        """A request robots.txt allows but whose declared purposes (``REP_PURPOSES``) it refuses
+        every one of: counted per refusing line (a Content-Usage rule, or Content-Signal), then disallowed."""
+        rule = decision.rule
+        source = f"line {rule.line}: {rule.text.strip()}" if rule is not None else "Content-Signal"
+        refusals = self.accounting.of(origin).refused_purposes
+        refusals[source] = refusals.get(source, 0) + 1
+        self.disallowed(request, origin, decision)
+
     def dropped(self, request: Request, origin: str, reason: str) -> NoReturn:
         self.accounting.of(origin).dropped_unreachable += 1
         self._stats.inc_value("rep/requests/dropped_unreachable")

@@ -138,7 +138,9 @@ class CrawlReporter:
             reason = f"robots.txt returned {record.status}"
         else:
             reason = "robots.txt could not be fetched"
-        self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)
+        self._robots[origin] = RobotsSeen(
+            record.outcome.value, record.status, reason, blocked, licenses=record.rules.licenses
+        )
 
 
 def _count(number: int, noun: str) -> str:

@@ -29,8 +29,6 @@ from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_robots_rep.core import Decision
-from scrapy_robots_rep.core.page import purpose_refusal
 from scrapy_robots_rep.crawl.outcomes import Ledger
 from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.crawl.settings import rep_settings
@@ -41,7 +39,7 @@ from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
-from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
+from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META, CONTENT_USAGE_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 
@@ -146,14 +144,17 @@ class RobotsMiddleware:
         rules = record.rules
         if not rules.allowed(request.url):
             self.ledger.disallowed(request, origin, rules.explain(request.url))
-        content_signals = rules.content_signals
-        if content_signals and self._purposes:
-            refusal = purpose_refusal(content_signals, self._purposes)
+        if self._purposes:
+            refusal = rules.purposes_refusal(request.url, self._purposes)
             if refusal is not None:
                 self._stats.inc_value("rep/requests/refused_purposes")
-                self.ledger.disallowed(request, origin, Decision(False, None, rules.group, refusal))
+                self.ledger.refused_purposes(request, origin, refusal)
+        content_signals = rules.content_signals
         if content_signals:
             request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
+        usage = rules.content_usage(request.url)
+        if usage is not None and usage.preferences:
+            request.meta[CONTENT_USAGE_META] = (dict(usage.preferences), usage.source)
         if rules.crawl_delay and self._delays is not None:
             self._delays.apply(request, origin, rules.crawl_delay)
         self.ledger.allowed(origin)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(slots=True)
@@ -14,6 +14,8 @@ class OriginCounts:
     dropped_unreachable: int = 0
     deferred: int = 0
     parked: int = 0
+    refused_purposes: dict[str, int] = field(default_factory=dict)
+    """Of ``disallowed``: requests refused for ``REP_PURPOSES``, by the robots.txt line that refused them."""
 
     @property
     def seen(self) -> int:

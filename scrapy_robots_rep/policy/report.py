@@ -30,6 +30,8 @@ class RobotsSeen:
     reason: str
     blocks_everything: bool
     """The rules disallow every path for the agent (e.g. ``Disallow: /``, or a legacy 401/403)."""
+    licenses: tuple[str, ...] = ()
+    """The file's RSL ``License:`` URLs (reported, never enforced)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,9 @@ class OriginSummary:
     """The delay robots.txt asked for, in seconds."""
     delay_applied: float | None = None
     """The delay applied to the origin's downloader slot (capped at ``REP_CRAWL_DELAY_MAX``)."""
+    refused_purposes: dict[str, int] = field(default_factory=dict)
+    """Of ``disallowed``: requests refused for ``REP_PURPOSES``, by the robots.txt line that refused
+    them (a ``Content-Usage`` rule, or ``Content-Signal``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,8 @@ class CrawlReport:
         blocked = [s for s in self.origins if s.robots is not None and s.robots.blocks_everything]
         unreachable = [s for s in self.origins if s.dropped_unreachable or s.still_waiting]
         delayed = [s for s in self.origins if s.delay_applied]
+        licensed = [s for s in self.origins if s.robots is not None and s.robots.licenses]
+        refusing = [s for s in self.origins if s.refused_purposes]
         total = sum(s.allowed + s.disallowed + s.dropped_unreachable for s in self.origins)
         lines.append(
             (
@@ -89,7 +96,27 @@ class CrawlReport:
             named = ", ".join(_delay_text(s) for s in delayed[:LISTED_IN_LOG])
             more = f" and {len(delayed) - LISTED_IN_LOG} more" if len(delayed) > LISTED_IN_LOG else ""
             lines.append((False, f"Crawl-delay applied to {len(delayed)} origins: {named}{more}"))
+        if refusing:
+            named = ", ".join(_refusals_text(s) for s in refusing[:LISTED_IN_LOG])
+            more = f" and {len(refusing) - LISTED_IN_LOG} more" if len(refusing) > LISTED_IN_LOG else ""
+            count = sum(sum(s.refused_purposes.values()) for s in refusing)
+            lines.append((False, f"REP_PURPOSES refused {_count(count, 'request')} before download: {named}{more}"))
+        if licensed:
+            named = ", ".join(
+                f"{s.origin} ({', '.join(s.robots.licenses)})" for s in licensed[:LISTED_IN_LOG] if s.robots
+            )
+            more = f" and {len(licensed) - LISTED_IN_LOG} more" if len(licensed) > LISTED_IN_LOG else ""
+            lines.append((False, f"RSL licences declared by {_count(len(licensed), 'origin')}: {named}{more}"))
         return lines
+
+
+def _refusals_text(summary: OriginSummary) -> str:
+    by_line = ", ".join(f"{count} by {source}" for source, count in summary.refused_purposes.items())
+    return f"{summary.origin} ({by_line})"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _delay_text(summary: OriginSummary) -> str:
@@ -120,6 +147,7 @@ def summarise(
                 still_waiting=waiting.get(origin, 0),
                 crawl_delay=asked,
                 delay_applied=applied,
+                refused_purposes=dict(origin_counts.refused_purposes),
             )
         )
     return CrawlReport(summaries)

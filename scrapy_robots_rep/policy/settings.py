@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.modes import MATCHING_MODES
-from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
@@ -103,64 +103,225 @@ def _integer(minimum: int) -> Read:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("REP_ENABLED", "enabled", True, _boolean, "`True`",
-            "`False` turns the robots.txt middleware off", "7"),
-    Setting("REP_MATCHING", "matching", "rfc9309", _choice(MATCHING_MODES), '`"rfc9309"`',
-            'how rules are read and matched: `"rfc9309"` or `"legacy"`', "1-4"),
-    Setting("REP_STATUS_POLICY", "status_policy", "rfc9309", _choice(STATUS_POLICIES), '`"rfc9309"`',
-            'what robots.txt\'s HTTP status means: `"rfc9309"` or `"legacy"`', "5"),
-    Setting("REP_USER_AGENT", "user_agent", _DEFAULT_AGENT, _agent, "`ROBOTSTXT_USER_AGENT`, else `USER_AGENT`",
-            "the agent compared with `User-agent` lines", "7"),
-    Setting("REP_FROM", "from_header", None, _optional_text, "none",
-            "sent as the `From` header of robots.txt requests", "5"),
-    Setting("REP_MAX_SIZE", "max_size", 512_000, _integer(1), "`512000` (500 KiB)",
-            "bytes of robots.txt read; the rest is ignored", "2"),
-    Setting("REP_MAX_REDIRECTS", "max_redirects", 5, _integer(0), "`5`",
-            "redirect hops followed for robots.txt", "5"),
-    Setting("REP_FETCH_TIMEOUT", "fetch_timeout", 30.0, _number(0, above=True), "`30` s",
-            "time a robots.txt fetch may take", "5"),
-    Setting("REP_UNREACHABLE_MAX_AGE", "unreachable_max_age", 30 * _DAY, _number(0), "`2592000` (30 days)",
-            "how long an origin may stay unreachable before the 30-day rule applies", "5"),
-    Setting("REP_DEFER_MAX_TIME", "defer_max_time", 600.0, _number(0), "`600` s",
-            "how long requests wait for an unreachable robots.txt before they are dropped", "5"),
-    Setting("REP_CACHE_TTL", "cache_ttl", _DAY, _number(0), "`86400` (1 day)",
-            "lifetime of an origin's rules without freshness headers", "6"),
-    Setting("REP_CACHE_HONOR_HEADERS", "cache_honor_headers", True, _boolean, "`True`",
-            "let the response's HTTP freshness set the lifetime", "6"),
-    Setting("REP_CACHE_TTL_MIN", "cache_ttl_min", 60.0, _number(0), "`60` s",
-            "shortest lifetime freshness headers may set", "6"),
-    Setting("REP_CACHE_TTL_MAX", "cache_ttl_max", 7 * _DAY, _number(0), "`604800` (7 days)",
-            "longest lifetime freshness headers may set", "6"),
-    Setting("REP_CACHE_MAX_ORIGINS", "cache_max_origins", 100_000, _integer(1), "`100000`",
-            "origins kept in memory, least recently used evicted", "6"),
-    Setting("REP_CACHE_BACKEND", "cache_backend", None, _optional_text, "none (memory only)",
-            'a shared store for a fleet of processes: `"scrapy_robots_rep.RedisStore"`', "6"),
-    Setting("REP_REDIS_URL", "redis_url", "redis://127.0.0.1:6379/0", _text, "`redis://127.0.0.1:6379/0`",
-            "the Redis server of `RedisStore`", "6"),
-    Setting("REP_REDIS_PREFIX", "redis_prefix", "rep:", _text, '`"rep:"`',
-            "prefix of every key `RedisStore` writes", "6"),
-    Setting("REP_REDIS_LOCK_TIMEOUT", "redis_lock_timeout", 10.0, _number(0, above=True), "`10` s",
-            "how long a fleet's fetch lock is held without renewal", "6"),
-    Setting("REP_REDIS_TIMEOUT", "redis_timeout", 1.0, _number(0, above=True), "`1` s",
-            "how long a Redis command may take before Redis counts as away", "6"),
-    Setting("REP_CRAWL_DELAY", "crawl_delay", True, _boolean, "`True`",
-            "obey `Crawl-delay` and `Request-rate`", "7"),
-    Setting("REP_CRAWL_DELAY_MAX", "crawl_delay_max", 60.0, _number(0), "`60` s",
-            "longest delay a robots.txt may impose", "7"),
-    Setting("REP_EXEMPT_DOMAINS", "exempt_domains", (), _domains, "empty",
-            "domains (and their subdomains) never checked", "7"),
-    Setting("REP_PAGE_DIRECTIVES", "page_directives", True, _boolean, "`True`",
-            "obey page-level directives (with the add-on, or the spider middleware enabled)", "10"),
-    Setting("REP_PAGE_NOINDEX", "page_noindex", "drop", _choice(NOINDEX_CHOICES), '`"drop"`',
-            'items of a `noindex` page: `"drop"` or `"keep"`', "10"),
-    Setting("REP_PAGE_REL_NOFOLLOW", "page_rel_nofollow", False, _boolean, "`False`",
-            'also drop requests for links marked `rel="nofollow"`', "10"),
-    Setting("REP_PURPOSES", "purposes", (), _purposes, "empty",
-            "what the crawl's data is used for: `search`, `ai-input`, `ai-train`", "10"),
-    Setting("REP_HTTPCACHE_POLICY", "httpcache_policy", DEFAULT_HTTPCACHE_POLICY, _text,
-            "Scrapy's `DummyPolicy`", "the HTTP-cache policy `RobotsCachePolicy` wraps", "10"),
-    Setting("REP_REPORT", "report", None, _optional_path, "none",
-            "write the end-of-crawl report to this JSON file", "11"),
+    Setting("REP_ENABLED", "enabled", True, _boolean, "`True`", "`False` turns the robots.txt middleware off", "7"),
+    Setting(
+        "REP_MATCHING",
+        "matching",
+        "rfc9309",
+        _choice(MATCHING_MODES),
+        '`"rfc9309"`',
+        'how rules are read and matched: `"rfc9309"` or `"legacy"`',
+        "1-4",
+    ),
+    Setting(
+        "REP_STATUS_POLICY",
+        "status_policy",
+        "rfc9309",
+        _choice(STATUS_POLICIES),
+        '`"rfc9309"`',
+        'what robots.txt\'s HTTP status means: `"rfc9309"` or `"legacy"`',
+        "5",
+    ),
+    Setting(
+        "REP_USER_AGENT",
+        "user_agent",
+        _DEFAULT_AGENT,
+        _agent,
+        "`ROBOTSTXT_USER_AGENT`, else `USER_AGENT`",
+        "the agent compared with `User-agent` lines",
+        "7",
+    ),
+    Setting(
+        "REP_FROM", "from_header", None, _optional_text, "none", "sent as the `From` header of robots.txt requests", "5"
+    ),
+    Setting(
+        "REP_MAX_SIZE",
+        "max_size",
+        512_000,
+        _integer(1),
+        "`512000` (500 KiB)",
+        "bytes of robots.txt read; the rest is ignored",
+        "2",
+    ),
+    Setting("REP_MAX_REDIRECTS", "max_redirects", 5, _integer(0), "`5`", "redirect hops followed for robots.txt", "5"),
+    Setting(
+        "REP_FETCH_TIMEOUT",
+        "fetch_timeout",
+        30.0,
+        _number(0, above=True),
+        "`30` s",
+        "time a robots.txt fetch may take",
+        "5",
+    ),
+    Setting(
+        "REP_UNREACHABLE_MAX_AGE",
+        "unreachable_max_age",
+        30 * _DAY,
+        _number(0),
+        "`2592000` (30 days)",
+        "how long an origin may stay unreachable before the 30-day rule applies",
+        "5",
+    ),
+    Setting(
+        "REP_DEFER_MAX_TIME",
+        "defer_max_time",
+        600.0,
+        _number(0),
+        "`600` s",
+        "how long requests wait for an unreachable robots.txt before they are dropped",
+        "5",
+    ),
+    Setting(
+        "REP_CACHE_TTL",
+        "cache_ttl",
+        _DAY,
+        _number(0),
+        "`86400` (1 day)",
+        "lifetime of an origin's rules without freshness headers",
+        "6",
+    ),
+    Setting(
+        "REP_CACHE_HONOR_HEADERS",
+        "cache_honor_headers",
+        True,
+        _boolean,
+        "`True`",
+        "let the response's HTTP freshness set the lifetime",
+        "6",
+    ),
+    Setting(
+        "REP_CACHE_TTL_MIN",
+        "cache_ttl_min",
+        60.0,
+        _number(0),
+        "`60` s",
+        "shortest lifetime freshness headers may set",
+        "6",
+    ),
+    Setting(
+        "REP_CACHE_TTL_MAX",
+        "cache_ttl_max",
+        7 * _DAY,
+        _number(0),
+        "`604800` (7 days)",
+        "longest lifetime freshness headers may set",
+        "6",
+    ),
+    Setting(
+        "REP_CACHE_MAX_ORIGINS",
+        "cache_max_origins",
+        100_000,
+        _integer(1),
+        "`100000`",
+        "origins kept in memory, least recently used evicted",
+        "6",
+    ),
+    Setting(
+        "REP_CACHE_BACKEND",
+        "cache_backend",
+        None,
+        _optional_text,
+        "none (memory only)",
+        'a shared store for a fleet of processes: `"scrapy_robots_rep.RedisStore"`',
+        "6",
+    ),
+    Setting(
+        "REP_REDIS_URL",
+        "redis_url",
+        "redis://127.0.0.1:6379/0",
+        _text,
+        "`redis://127.0.0.1:6379/0`",
+        "the Redis server of `RedisStore`",
+        "6",
+    ),
+    Setting(
+        "REP_REDIS_PREFIX", "redis_prefix", "rep:", _text, '`"rep:"`', "prefix of every key `RedisStore` writes", "6"
+    ),
+    Setting(
+        "REP_REDIS_LOCK_TIMEOUT",
+        "redis_lock_timeout",
+        10.0,
+        _number(0, above=True),
+        "`10` s",
+        "how long a fleet's fetch lock is held without renewal",
+        "6",
+    ),
+    Setting(
+        "REP_REDIS_TIMEOUT",
+        "redis_timeout",
+        1.0,
+        _number(0, above=True),
+        "`1` s",
+        "how long a Redis command may take before Redis counts as away",
+        "6",
+    ),
+    Setting("REP_CRAWL_DELAY", "crawl_delay", True, _boolean, "`True`", "obey `Crawl-delay` and `Request-rate`", "7"),
+    Setting(
+        "REP_CRAWL_DELAY_MAX",
+        "crawl_delay_max",
+        60.0,
+        _number(0),
+        "`60` s",
+        "longest delay a robots.txt may impose",
+        "7",
+    ),
+    Setting(
+        "REP_EXEMPT_DOMAINS",
+        "exempt_domains",
+        (),
+        _domains,
+        "empty",
+        "domains (and their subdomains) never checked",
+        "7",
+    ),
+    Setting(
+        "REP_PAGE_DIRECTIVES",
+        "page_directives",
+        True,
+        _boolean,
+        "`True`",
+        "obey page-level directives (with the add-on, or the spider middleware enabled)",
+        "10",
+    ),
+    Setting(
+        "REP_PAGE_NOINDEX",
+        "page_noindex",
+        "drop",
+        _choice(NOINDEX_CHOICES),
+        '`"drop"`',
+        'items of a `noindex` page: `"drop"` or `"keep"`',
+        "10",
+    ),
+    Setting(
+        "REP_PAGE_REL_NOFOLLOW",
+        "page_rel_nofollow",
+        False,
+        _boolean,
+        "`False`",
+        'also drop requests for links marked `rel="nofollow"`',
+        "10",
+    ),
+    Setting(
+        "REP_PURPOSES",
+        "purposes",
+        (),
+        _purposes,
+        "empty",
+        "what the crawl's data is used for: `search`, `ai-input` (= `ai-use`), `ai-train` (= `train-ai`)",
+        "10",
+    ),
+    Setting(
+        "REP_HTTPCACHE_POLICY",
+        "httpcache_policy",
+        DEFAULT_HTTPCACHE_POLICY,
+        _text,
+        "Scrapy's `DummyPolicy`",
+        "the HTTP-cache policy `RobotsCachePolicy` wraps",
+        "10",
+    ),
+    Setting(
+        "REP_REPORT", "report", None, _optional_path, "none", "write the end-of-crawl report to this JSON file", "11"
+    ),
 )
 """Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
 
@@ -309,7 +470,8 @@ class SettingsReader:
         return number
 
     def purposes(self, name: str) -> tuple[str, ...]:
-        """Content-usage purposes: a list, or one comma-separated string; each one of ``PURPOSES``."""
+        """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
+        (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
         value = self.raw(name)
         if value is None:
             return ()
@@ -321,9 +483,9 @@ class SettingsReader:
             raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
         purposes: list[str] = []
         for entry in entries:
-            purpose = entry.strip().lower() if isinstance(entry, str) else entry
-            if purpose not in PURPOSES:
-                allowed = ", ".join(repr(option) for option in PURPOSES)
+            purpose = PURPOSE_NAMES.get(entry.strip().lower()) if isinstance(entry, str) else None
+            if purpose is None:
+                allowed = ", ".join(repr(option) for option in PURPOSE_NAMES)
                 raise SettingsError(f"{name} entries must be among {allowed}, got {entry!r}")
             if purpose not in purposes:
                 purposes.append(purpose)

@@ -161,8 +161,16 @@ def test_long_lists_name_the_first_origins_and_count_the_others() -> None:
 
 def test_the_json_form_has_every_field_of_every_origin() -> None:
     report = summarise(
-        {"https://a.test": OriginCounts(allowed=1, disallowed=2, dropped_unreachable=0, deferred=3)},
-        {"https://a.test": seen(reason="'Disallow: /x' at line 2, group *")},
+        {
+            "https://a.test": OriginCounts(
+                allowed=1, disallowed=2, dropped_unreachable=0, deferred=3, refused_purposes={"Content-Signal": 1}
+            )
+        },
+        {
+            "https://a.test": RobotsSeen(
+                "rules", 200, "'Disallow: /x' at line 2, group *", False, licenses=("https://a.test/l.xml",)
+            )
+        },
         {"https://a.test": (4.0, 1.5)},
         {"https://b.test": 1},
     )
@@ -178,6 +186,7 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                     "status": 200,
                     "reason": "'Disallow: /x' at line 2, group *",
                     "blocks_everything": False,
+                    "licenses": ["https://a.test/l.xml"],
                 },
                 "allowed": 1,
                 "disallowed": 2,
@@ -186,6 +195,7 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 0,
                 "crawl_delay": 4.0,
                 "delay_applied": 1.5,
+                "refused_purposes": {"Content-Signal": 1},
             },
             {
                 "origin": "https://b.test",
@@ -197,7 +207,27 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 1,
                 "crawl_delay": None,
                 "delay_applied": None,
+                "refused_purposes": {},
             },
         ],
     }
     assert CrawlReport().to_dict() == {"v": REPORT_VERSION, "origins": []}
+
+
+def test_the_log_names_licences_and_purpose_refusals_by_line() -> None:
+    counts = {
+        "https://a.test": OriginCounts(
+            allowed=2, disallowed=3, refused_purposes={"line 4: Content-Usage: /d/ train-ai=n": 2, "Content-Signal": 1}
+        ),
+        "https://b.test": OriginCounts(allowed=1),
+    }
+    robots = {
+        "https://a.test": seen(),
+        "https://b.test": RobotsSeen("rules", 200, "", False, licenses=("https://b.test/license.xml",)),
+    }
+    lines = [text for _, text in summarise(counts, robots, {}, {}).lines()]
+    assert (
+        "REP_PURPOSES refused 3 requests before download: "
+        "https://a.test (2 by line 4: Content-Usage: /d/ train-ai=n, 1 by Content-Signal)"
+    ) in lines
+    assert "RSL licences declared by 1 origin: https://b.test (https://b.test/license.xml)" in lines
