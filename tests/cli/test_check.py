@@ -58,15 +58,16 @@ def test_text_report_names_group_rule_line_and_reason(capsys, robots_file):
 
 
 def test_legacy_matching_takes_the_first_prefix_and_ignores_wildcards(capsys, robots_file):
-    status, out, _ = run(
-        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", "legacy"
-    )
+    status, out, _ = run(capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", "legacy")
 
     assert status == 1
-    assert f"disallowed  {CATALOG}\n  group     User-agent: * (line 1)\n  rule      line 2: Disallow: /shop\n" \
+    assert (
+        f"disallowed  {CATALOG}\n  group     User-agent: * (line 1)\n  rule      line 2: Disallow: /shop\n"
         "  reason    first match" in out
-    assert f"allowed     {PDF}\n  group     User-agent: * (line 1)\n  rule      none\n" \
-        "  reason    no rule matched" in out
+    )
+    assert (
+        f"allowed     {PDF}\n  group     User-agent: * (line 1)\n  rule      none\n  reason    no rule matched" in out
+    )
 
 
 def test_exit_status_is_0_when_every_url_is_allowed(capsys, robots_file):
@@ -78,13 +79,20 @@ def test_exit_status_is_0_when_every_url_is_allowed(capsys, robots_file):
 
 def test_agent_specific_group_is_chosen(capsys, robots_file):
     status, out, _ = run(
-        capsys, "check", robots_file, "https://example.com/private/a", "https://example.com/shop",
-        "--agent", "mybot",
+        capsys,
+        "check",
+        robots_file,
+        "https://example.com/private/a",
+        "https://example.com/shop",
+        "--agent",
+        "mybot",
     )
 
     assert status == 1
-    assert "disallowed  https://example.com/private/a\n  group     User-agent: mybot (line 7)\n" \
+    assert (
+        "disallowed  https://example.com/private/a\n  group     User-agent: mybot (line 7)\n"
         "  rule      line 8: Disallow: /private" in out
+    )
     assert "allowed     https://example.com/shop\n  group     User-agent: mybot (line 7)\n  rule      none" in out
 
 
@@ -94,7 +102,15 @@ def test_agent_specific_group_is_chosen(capsys, robots_file):
 )
 def test_json_report(capsys, robots_file, matching, catalog_allowed, pdf_allowed, reason):
     status, out, _ = run(
-        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", matching,
+        capsys,
+        "check",
+        robots_file,
+        CATALOG,
+        PDF,
+        "--agent",
+        "somebot",
+        "--matching",
+        matching,
         "--json",
     )
 
@@ -244,7 +260,9 @@ def test_a_full_user_agent_is_read_as_its_product_token(capsys, merged_file):
     assert full_status == token_status == 1
     assert json.loads(full)["robots"] == json.loads(token)["robots"]
     assert [result["verdict"] for result in json.loads(full)["robots"][0]["results"]] == [
-        "disallowed", "allowed", "allowed",
+        "disallowed",
+        "allowed",
+        "allowed",
     ]
     assert text.splitlines()[0] == "agent 'mybot/1.0 (+https://example.com/bot)' (read as 'mybot'), matching rfc9309"
 
@@ -269,3 +287,58 @@ def test_a_url_of_another_origin_is_a_warning(capsys, robots_file):
         "a robots.txt speaks for one origin only\n"
     )
     assert out.count("warning") == 1
+
+
+USAGE_ROBOTS = """\
+License: https://example.com/license.xml
+User-agent: *
+Disallow: /never/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+Content-Usage: /odd/ train-ai=maybe
+"""
+
+
+def test_content_usage_answers_per_url_and_license_urls(capsys, tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text(USAGE_ROBOTS)
+    urls = [f"https://example.com{p}" for p in ("/test", "/ai-ok/x", "/never/x", "/odd/x")]
+    status, out, _ = run(capsys, "check", str(path), *urls, "--agent", "mybot")
+
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[2:6] == [
+        "  usage       line 4: Content-Usage: train-ai=n",
+        "  usage       line 5: Content-Usage: /ai-ok/ train-ai=y",
+        "  usage       line 6: Content-Usage: /odd/ train-ai=maybe",
+        "  license     https://example.com/license.xml",
+    ]
+    usage = [line for line in lines[6:] if line.startswith("  usage     ")]
+    assert usage == [
+        "  usage     ai-train refused (line 4: Content-Usage: train-ai=n)",
+        "  usage     ai-train allowed (line 5: Content-Usage: /ai-ok/ train-ai=y)",
+        "  usage     none: Content-Usage applies only to paths that may be fetched",
+        "  usage     every category unknown (line 6: Content-Usage: /odd/ train-ai=maybe)",
+    ]
+
+    status, out, _ = run(capsys, "check", str(path), urls[1], "--agent", "mybot", "--json")
+    robots = json.loads(out)["robots"][0]
+    assert robots["licenses"] == ["https://example.com/license.xml"]
+    assert robots["content_usage"][1] == {
+        "line": 5,
+        "text": "Content-Usage: /ai-ok/ train-ai=y",
+        "path": "/ai-ok/",
+        "valid": True,
+        "values": {"train-ai": "y"},
+    }
+    assert robots["results"][0]["content_usage"] == {"preferences": {"ai-train": True}, "lines": [5]}
+
+
+def test_lint_names_a_bad_content_usage_and_a_relative_license(capsys, tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text("License: license.xml\nUser-agent: *\nDisallow: /x\nContent-Usage: /a/ train-ai=n,\n")
+    status, out, _ = run(capsys, "check", str(path), "--lint")
+
+    assert status == 1
+    assert f"{path}:1: bad-license: License must be an absolute URL, got 'license.xml'" in out
+    assert f"{path}:4: bad-value: Content-Usage preference 'train-ai=n,' is not a structured-field dictionary" in out
