@@ -33,6 +33,9 @@ REP_CRAWL_DELAY_MAX = 5
 # them; pipelines can read response.meta["robots"]), and links marked rel="nofollow" are not followed.
 REP_PAGE_NOINDEX = "drop"
 REP_PAGE_REL_NOFOLLOW = True
+# The crawl's data is given to models as input: robots.txt Content-Usage (or Content-Signal) that
+# refuses it keeps a page from being fetched, a page's own Content-Usage header drops its item.
+REP_PURPOSES = ["ai-use"]
 
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
 LOG_LEVEL = "WARNING"
