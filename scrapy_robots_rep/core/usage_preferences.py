@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -58,11 +58,11 @@ class UsageStatement:
     """Every key -> its value as written (``y``, ``n``, anything else); a key alone is ``?1``."""
     valid: bool
     """False when the statement does not parse: every category is then unknown."""
+    preferences: Mapping[str, bool] = field(init=False)
+    """Purpose -> allowed, for the vocabulary's labels whose value is ``y`` or ``n``."""
 
-    @property
-    def preferences(self) -> Mapping[str, bool]:
-        """Purpose -> allowed, for the vocabulary's labels whose value is ``y`` or ``n``."""
-        return _preferences(self.values) if self.valid else _NO_PREFERENCES
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "preferences", _preferences(self.values) if self.valid else _NO_PREFERENCES)
 
     @property
     def unknown_keys(self) -> tuple[str, ...]:
