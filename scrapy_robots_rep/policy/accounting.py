@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+RefusalKey = tuple[int | None, str]
+"""What refused requests: a rule's ``(line, text)``, or ``(None, reason)`` when no rule did."""
+
 
 @dataclass(slots=True)
 class OriginCounts:
@@ -14,8 +17,17 @@ class OriginCounts:
     dropped_unreachable: int = 0
     deferred: int = 0
     parked: int = 0
-    refused_purposes: dict[str, int] = field(default_factory=dict)
-    """Of ``disallowed``: requests refused for ``REP_PURPOSES``, by the robots.txt line that refused them."""
+    refusals: dict[RefusalKey, int] = field(default_factory=dict)
+    """Disallowed requests per deciding rule."""
+    page_drops: dict[str, int] = field(default_factory=dict)
+    """Requests and items of this origin's pages dropped, per page-level directive."""
+
+    def refused(self, key: RefusalKey) -> None:
+        self.disallowed += 1
+        self.refusals[key] = self.refusals.get(key, 0) + 1
+
+    def page_dropped(self, kind: str) -> None:
+        self.page_drops[kind] = self.page_drops.get(kind, 0) + 1
 
     @property
     def seen(self) -> int:

@@ -113,9 +113,8 @@ async def test_the_report_lists_licences_and_content_usage_refusals(sites: Sites
     )
     origin = json.loads(report.read_text())["origins"][0]
     assert origin["robots"]["licenses"] == ["https://rights.test/license.xml"]
-    assert origin["refused_purposes"] == {"line 3: Content-Usage: /data/ train-ai=n": 1}
-    assert any(
-        line.startswith("REP_PURPOSES refused 1 request before download")
-        for line in result.messages(contains="REP_PURPOSES")
+    assert origin["refusals"] == [{"line": 3, "rule": "Content-Usage: /data/ train-ai=n", "reason": None, "refused": 1}]
+    assert f"{site.url}: 1 request disallowed, by line 3 'Content-Usage: /data/ train-ai=n' (1)" in result.messages(
+        contains="disallowed, by"
     )
     assert any("https://rights.test/license.xml" in line for line in result.messages(contains="RSL licences"))
