@@ -9,6 +9,7 @@ winning. Paths are normalised and matched as the matching mode reads Allow/Disal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -16,11 +17,11 @@ from types import MappingProxyType
 from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode
-from scrapy_robots_rep.core.paths import normalise_rfc9309, url_path
+from scrapy_robots_rep.core.paths import url_path
 from scrapy_robots_rep.core.patterns import CompiledPattern, compile_pattern, matches_wildcards
 from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, purpose_name, read_statement
 
-_PATH_END = (" ", "\t")
+_PATH_END = re.compile(r"[ \t]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +41,10 @@ def read_usage_value(value: str) -> tuple[str | None, UsageStatement]:
     """A ``Content-Usage`` value as its path (None when absent) and its statement."""
     if not value.startswith("/"):
         return None, read_statement(value)
-    ends = [at for at in (value.find(char) for char in _PATH_END) if at >= 0]
-    if not ends:
+    path_end = _PATH_END.search(value)
+    if path_end is None:
         return value, read_statement("")
-    return value[: min(ends)], read_statement(value[min(ends) :])
+    return value[: path_end.start()], read_statement(value[path_end.start() :])
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +90,9 @@ class ContentUsageRules:
         """The rule's length in octets (-1 without a path) and its compiled pattern."""
         if path is None:
             return -1, None
-        if self._mode is RFC9309:
-            normalised = normalise_rfc9309(path)
-            return len(normalised), compile_pattern(normalised)
         normalised = self._mode.normalise(path)
-        return len(normalised), normalised
+        # rfc9309 patterns have wildcards; legacy ones are plain prefixes.
+        return len(normalised), compile_pattern(normalised) if self._mode is RFC9309 else normalised
 
     def answer(self, url: str) -> UsageAnswer:
         """The rules with the longest path matching ``url``, and what they say together."""
