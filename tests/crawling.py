@@ -17,7 +17,7 @@ import gc
 import inspect
 import logging
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,10 +54,12 @@ _TRACKED = "tests.crawling"
 
 @dataclass(frozen=True)
 class Wave:
-    """Requests sent ``pause`` seconds after every request of the waves before has ended."""
+    """Requests sent ``pause`` seconds after every request of the waves before has ended, and
+    once ``after`` (an event the wave waits for, e.g. another crawl's progress) has returned."""
 
     requests: list[RequestSpec]
     pause: float = 0.0
+    after: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -158,8 +160,12 @@ class CrawlingSpider(Spider):
                 await asyncio.sleep(0.02)
             if wave.pause:
                 await asyncio.sleep(wave.pause)
+            if wave.after is not None:
+                await wave.after()
             for spec in wave.requests:
-                yield self.track(Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self))
+                yield self.track(
+                    Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self)
+                )
 
     def track(self, request: Request) -> Request:
         """Count ``request`` in its wave and record its outcome (it needs this spider's callbacks)."""

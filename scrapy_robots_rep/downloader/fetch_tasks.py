@@ -38,6 +38,7 @@ PINNED_ORIGINS = 1024
 """Origins whose last released record is kept beside the cache (released requests reach the
 downloader within a few batches, long before this many other origins are released)."""
 
+
 class Origins:
     """Every origin's record and, for origins being obtained or failing, its ``OriginRobots``."""
 
@@ -255,7 +256,8 @@ class OriginRobots:
         origins.outcomes.record_kept(self.origin, record)
         if final:
             origins.pin(self.origin, record)
-            origins.parking.release(self.origin)
+            plan = conclusion.plan
+            origins.parking.release(self.origin, obtained=plan is None or plan.recovery is not Recovery.DROP)
         self._wake()
 
     def _wake(self) -> None:

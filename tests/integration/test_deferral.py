@@ -71,7 +71,9 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sit
         return build
 
     result = await crawl(
-        [wave("/a")], [wave("/b")], Wave([wave("/c")], pause=1.3),
+        [wave("/a")],
+        [wave("/b")],
+        Wave([wave("/c")], pause=1.3),
         settings={"REP_DEFER_MAX_TIME": 1, "REP_STATUS_POLICY": "legacy"},
     )
     by_url = result.by_url()

@@ -40,8 +40,10 @@ async def first_healthy_page(sites: Sites, tmp_path: Path, files: Site | None) -
         "REP_DEFER_MAX_TIME": 5,
     }
     result = await crawl(
-        [f"{start.url}/start"], Wave([f"{healthy.url}/h{index}" for index in range(4)]),
-        settings=settings, page=item_with_files(files),
+        [f"{start.url}/start"],
+        Wave([f"{healthy.url}/h{index}" for index in range(4)]),
+        settings=settings,
+        page=item_with_files(files),
     )
     assert len(result.items) == 1
     return first_page_after(healthy, result.started), healthy

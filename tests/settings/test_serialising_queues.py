@@ -46,8 +46,10 @@ async def paced_crawl(sites: Sites, queue: dict[str, Any]) -> Paced:
 
 
 def check_against_memory(serialised: Paced, memory: Paced) -> None:
-    print(f"\nlargest gap {serialised.largest_gap:.2f} s vs {memory.largest_gap:.2f} s with the memory queue; "
-          f"robots.txt fetches {serialised.robots_fetches} in {serialised.seconds:.1f} s")
+    print(
+        f"\nlargest gap {serialised.largest_gap:.2f} s vs {memory.largest_gap:.2f} s with the memory queue; "
+        f"robots.txt fetches {serialised.robots_fetches} in {serialised.seconds:.1f} s"
+    )
     assert serialised.robots_fetches <= int(serialised.seconds / TTL) + 1, "more than one fetch per lifetime"
     assert serialised.largest_gap < max(2 * memory.largest_gap, ROBOTS_DELAY / 2)
 

@@ -22,7 +22,9 @@ async def test_a_stale_copy_decides_at_once_and_retry_after_is_honoured(sites: S
     """``stale`` answers 503 slowly once its rules expire: its requests must not wait for those fetches;
     ``fresh`` answers 503 with Retry-After at first: its request waits, and its robots.txt too."""
     slow_503 = Reply(status=503, delay=0.8)
-    stale = sites.start({ROBOTS: [text(RULES), slow_503], **{path: Reply(body=PAGE, delay=PAGE_DELAY) for path in PAGES}})
+    stale = sites.start(
+        {ROBOTS: [text(RULES), slow_503], **{path: Reply(body=PAGE, delay=PAGE_DELAY) for path in PAGES}}
+    )
     fresh = sites.start({ROBOTS: [text("", status=503, **{"Retry-After": str(RETRY_AFTER)}), text(RULES)]})
     result = await crawl(
         [f"{stale.url}/a"],
