@@ -219,6 +219,26 @@ def bench_parser(smoke: bool) -> None:
         PageDirectives.parse(typical, headers, agent=AGENT)
     print(f"parser: a {len(typical) / 1e3:.0f} KB page: {(time.perf_counter() - started) / repeats * 1e3:.3f} ms")
 
+    # The AIPREF Content-Usage header: read with http-sf, remembered per value (a site sends the
+    # same value on every page); what each reading costs when a value is new.
+    with_usage = {**headers, "Content-Usage": "train-ai=n, search=y"}
+    started = time.perf_counter()
+    for _ in range(loops):
+        for document in heads:
+            PageDirectives.parse(document, with_usage, agent=AGENT)
+    seconds = time.perf_counter() - started
+    print(f"parser: HTML heads with a Content-Usage header: {megabytes / seconds:.1f} MB/s")
+    from scrapy_robots_rep.core.usage_preferences import read_header, read_statement
+
+    values = [f"train-ai=n, search=y, ai-use=?0, x{index}=(1 2);p" for index in range(2_000 if not smoke else 200)]
+    for name, reader in (("http-sf", read_header), ("the robots.txt reader", read_statement)):
+        reader.cache_clear()
+        started = time.perf_counter()
+        for value in values:
+            reader(value)
+        per_value = (time.perf_counter() - started) / len(values)
+        print(f"parser: a new Content-Usage value read by {name}: {per_value * 1e6:.1f} us")
+
     huge = page(0, size=5_000_000)
     for links in (False, True):
         repeats = 3 if smoke else 20

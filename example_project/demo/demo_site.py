@@ -48,11 +48,14 @@ def robots(text: str) -> dict[str, tuple[Answer, ...]]:
     return {"/robots.txt": (Answer(body=text),)}
 
 
-def page(*, head: str = "", body: str = "", robots_header: str | None = None) -> tuple[Answer, ...]:
+def page(
+    *, head: str = "", body: str = "", robots_header: str | None = None, usage_header: str | None = None
+) -> tuple[Answer, ...]:
     """An HTML page with ``head`` in its head and ``body`` in its body, served with an
-    ``X-Robots-Tag: <robots_header>`` header if given."""
+    ``X-Robots-Tag: <robots_header>`` and a ``Content-Usage: <usage_header>`` header if given."""
     html = f"<html><head><title>A demo page</title>{head}</head><body><p>A demo page.</p>{body}</body></html>"
-    headers = () if robots_header is None else (("X-Robots-Tag", robots_header),)
+    named = (("X-Robots-Tag", robots_header), ("Content-Usage", usage_header))
+    headers = tuple((name, value) for name, value in named if value is not None)
     return (Answer(body=html, content_type="text/html", headers=headers),)
 
 
@@ -181,6 +184,21 @@ ORIGINS: tuple[DemoOrigin, ...] = (
             "/other-bot.html": page(body=links("/from-other-bot.html"), robots_header="otherbot: noindex, nofollow"),
             "/noarchive.html": page(robots_header="noarchive"),
             "/sponsored.html": page(body=links("/related.html") + ' <a href="/ad.html" rel="nofollow">ad</a>'),
+        },
+    ),
+    DemoOrigin(
+        name="usage",
+        shows="AIPREF Content-Usage (robots.txt by path, and a header) for REP_PURPOSES; an RSL License line",
+        paths=("/articles/one.html", "/articles/free/two.html", "/photos/three.html"),
+        routes={
+            **robots(
+                "License: {usage}/license.xml\n"
+                "User-agent: *\n"
+                "Allow: /\n"
+                "Content-Usage: /articles/ ai-use=n\n"
+                "Content-Usage: /articles/free/ ai-use=y\n"
+            ),
+            "/photos/three.html": page(usage_header="ai-use=n, search=y"),
         },
     ),
 )

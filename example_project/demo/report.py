@@ -56,7 +56,7 @@ class CrawlReport:
     matching: str
     status_policy: str
     purposes: tuple[str, ...] = ()
-    """``REP_PURPOSES``: the uses robots.txt ``Content-Signal`` is enforced for."""
+    """``REP_PURPOSES``: the uses robots.txt ``Content-Signal`` and ``Content-Usage`` are enforced for."""
     origins: dict[str, OriginReport] = field(default_factory=dict)
     reached: set[str] = field(default_factory=set)
     """URLs whose request got a response or failed: the requests that were not dropped before."""
@@ -171,6 +171,8 @@ def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport, purp
             signals = ", ".join(f"{name}={'yes' if yes else 'no'}" for name, yes in rules.content_signals.items())
             enforced = f"enforced for {', '.join(purposes)}" if purposes else "REP_PURPOSES empty: not enforced"
             lines.append(f"  signals:    Content-Signal {signals} ({enforced})")
+        lines.extend(f"  usage:      line {rule.line}: {rule.text.strip()}" for rule in rules.content_usage_rules)
+        lines.extend(f"  license:    {license_url} (RSL, not enforced)" for license_url in rules.licenses)
     lines.append("  requests:   " + _counts(
         report.allowed, len(report.disallowed), report.deferred, report.dropped
     ))

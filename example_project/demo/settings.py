@@ -33,6 +33,9 @@ REP_CRAWL_DELAY_MAX = 5
 # them; pipelines can read response.meta["robots"]), and links marked rel="nofollow" are not followed.
 REP_PAGE_NOINDEX = "drop"
 REP_PAGE_REL_NOFOLLOW = True
+# The crawl's data is given to models as input: robots.txt Content-Usage (or Content-Signal) that
+# refuses it keeps a page from being fetched, a page's own Content-Usage header drops its item.
+REP_PURPOSES = ["ai-use"]
 
 # Keep the evidence (docs/evidence.md): each robots.txt as received, each fetch, each decision and
 # what each page said, as files in audit/; `scrapy-robots audit audit URL` answers for one URL.

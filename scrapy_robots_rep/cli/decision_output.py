@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scrapy_robots_rep.cli.checks import Check, RobotsSource, UrlResult, Verdict, differs
 from scrapy_robots_rep.core import AgentRules, Decision, SourceLine, matching_mode
+from scrapy_robots_rep.core.content_usage import UsageAnswer
 from scrapy_robots_rep.policy.deferral import Recovery
 from scrapy_robots_rep.policy.freshness import LifetimeSource
 
@@ -69,7 +70,7 @@ def render_json(options: CheckOptions, checks: Sequence[Check]) -> str:
                 **_rules_data(check.rules),
                 "group_lines": _lines_data(check.group),
                 "lines": _lines_data(check.lines),
-                "results": [_result_data(result) for result in check.results],
+                "results": [_result_data(result, check.rules) for result in check.results],
             }
             for check in checks
         ],
@@ -122,7 +123,7 @@ def render_compare_json(agent: str, status_policy: str, checks: Mapping[str, Che
             "warning": result.warning,
         }
         for mode, mode_result in per_mode.items():
-            data = _result_data(mode_result)
+            data = _result_data(mode_result, checks[mode].rules)
             del data["url"], data["warning"]
             data["group_lines"] = _lines_data(checks[mode].group)
             entry[mode] = data
@@ -156,6 +157,9 @@ def _result_lines(result: UrlResult, check: Check) -> list[str]:
         f"  rule      {_rule_text(result.decision)}",
         f"  reason    {result.decision.reason}",
     ]
+    if check.rules.content_usage_rules:
+        usage = _usage_text(check.rules.content_usage(result.url)) if result.decision.allowed else _NOT_FETCHED
+        lines.append(f"  usage     {usage}")
     if result.warning is not None:
         lines.append(f"  warning   {result.warning}")
     return lines
@@ -187,8 +191,24 @@ def _rules_facts(rules: AgentRules) -> list[str]:
             f"{purpose}={'yes' if allowed else 'no'}" for purpose, allowed in rules.content_signals.items()
         )
         facts.append(f"  signals     {signals}")
+    facts.extend(f"  usage       line {rule.line}: {rule.text.strip()}" for rule in rules.content_usage_rules)
     facts.extend(f"  sitemap     {sitemap}" for sitemap in rules.sitemaps)
+    facts.extend(f"  license     {license_url}" for license_url in rules.licenses)
     return facts
+
+
+_NOT_FETCHED = "none: Content-Usage applies only to paths that may be fetched"
+
+
+def _usage_text(answer: UsageAnswer | None) -> str:
+    """What the Content-Usage rules say of one URL: per purpose, and the rules that apply."""
+    if answer is None or not answer.rules:
+        return "no Content-Usage rule for this path: every category unknown"
+    said = ", ".join(
+        f"{purpose} {'allowed' if allowed else 'refused'}" for purpose, allowed in answer.preferences.items()
+    )
+    rules = "; ".join(rule.describe() for rule in answer.rules)
+    return f"{said or 'every category unknown'} ({rules})"
 
 
 def _rule_text(decision: Decision) -> str:
@@ -239,6 +259,17 @@ def _rules_data(rules: AgentRules) -> dict[str, object]:
         "crawl_delay": rules.crawl_delay,
         "content_signals": dict(rules.content_signals),
         "sitemaps": list(rules.sitemaps),
+        "licenses": list(rules.licenses),
+        "content_usage": [
+            {
+                "line": rule.line,
+                "text": rule.text,
+                "path": rule.path,
+                "valid": rule.statement.valid,
+                "values": dict(rule.statement.values),
+            }
+            for rule in rules.content_usage_rules
+        ],
     }
 
 
@@ -246,9 +277,10 @@ def _lines_data(lines: Sequence[SourceLine]) -> list[dict[str, object]]:
     return [{"line": line.line, "text": line.text} for line in lines]
 
 
-def _result_data(result: UrlResult) -> dict[str, object]:
+def _result_data(result: UrlResult, rules: AgentRules) -> dict[str, object]:
     decision = result.decision
     rule = decision.rule
+    answer = rules.content_usage(result.url) if decision.allowed else None
     return {
         "url": result.url,
         "verdict": result.verdict.value,
@@ -258,5 +290,8 @@ def _result_data(result: UrlResult) -> dict[str, object]:
         if rule is None
         else {"line": rule.line, "text": rule.text, "allow": rule.allow, "pattern": rule.pattern},
         "reason": decision.reason,
+        "content_usage": None
+        if answer is None
+        else {"preferences": dict(answer.preferences), "lines": [rule.line for rule in answer.rules]},
         "warning": result.warning,
     }

@@ -58,12 +58,17 @@ def read_page(location: str) -> PageSource:
 
 
 def check_page(source: PageSource, agent: str, matching: str) -> PageCheck:
-    """The directives ``source`` carries for ``agent``, with its origin's ``Content-Signal`` folded in."""
+    """The directives ``source`` carries for ``agent``, with its origin's ``Content-Signal`` and
+    ``Content-Usage`` (for the page's path) folded in."""
     page = PageDirectives.parse(source.body, source.headers, agent=agent)
     if source.robots is None:
         return PageCheck(source, page, None)
     check = check_urls(source.robots, [source.location], agent, matching)
-    return PageCheck(source, page.with_site_signals(check.rules.content_signals), check.results[0])
+    page = page.with_site_signals(check.rules.content_signals)
+    usage = check.rules.content_usage(source.location)
+    if usage is not None and usage.preferences:
+        page = page.with_site_usage(usage.preferences, usage.source)
+    return PageCheck(source, page, check.results[0])
 
 
 def page_exit_status(check: PageCheck) -> int:

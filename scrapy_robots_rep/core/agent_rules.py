@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from scrapy_robots_rep.core.content_signals import merge_signals
+from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule, purposes_refusal
 from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
@@ -72,6 +73,7 @@ class AgentRules:
         "_asked",
         "_fixed",
         "_index",
+        "_licenses",
         "_mode",
         "_numbers",
         "_reason",
@@ -79,6 +81,7 @@ class AgentRules:
         "_sitemaps",
         "_source",
         "_table",
+        "_usage",
         "crawl_delay",
         "group",
     )
@@ -96,6 +99,8 @@ class AgentRules:
         crawl_delay: float | None = None,
         sitemaps: tuple[str, ...] = (),
         content_signal_lines: tuple[SourceLine, ...] = (),
+        content_usage_lines: tuple[SourceLine, ...] = (),
+        licenses: tuple[str, ...] = (),
         fixed: bool | None = None,
         reason: str | None = None,
     ) -> None:
@@ -108,6 +113,8 @@ class AgentRules:
         self.crawl_delay = crawl_delay
         self._sitemaps = pack("\n".join(sitemaps))
         self._signals = _signals(content_signal_lines, mode) if content_signal_lines else None
+        self._usage = ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None
+        self._licenses = licenses
         # The decision for every URL, when it does not depend on rules.
         self._fixed = fixed
         self._reason = reason
@@ -128,6 +135,8 @@ class AgentRules:
         crawl_delay: float | None = None,
         sitemaps: tuple[str, ...] = (),
         content_signal_lines: tuple[SourceLine, ...] = (),
+        content_usage_lines: tuple[SourceLine, ...] = (),
+        licenses: tuple[str, ...] = (),
         fixed: bool | None = None,
         reason: str | None = None,
     ) -> AgentRules:
@@ -141,6 +150,8 @@ class AgentRules:
             crawl_delay=crawl_delay,
             sitemaps=sitemaps,
             content_signal_lines=content_signal_lines,
+            content_usage_lines=content_usage_lines,
+            licenses=licenses,
             fixed=fixed,
             reason=reason,
         )
@@ -159,6 +170,33 @@ class AgentRules:
     def content_signal_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Signal`` lines the signals come from, in file order."""
         return () if self._signals is None else self._signals[1]
+
+    @property
+    def content_usage_rules(self) -> tuple[UsageRule, ...]:
+        """The chosen groups' ``Content-Usage`` rules, in file order."""
+        return () if self._usage is None else self._usage.rules
+
+    def content_usage_lines(self) -> tuple[SourceLine, ...]:
+        """The ``Content-Usage`` lines the rules come from, in file order."""
+        return tuple(SourceLine(rule.line, rule.text) for rule in self.content_usage_rules)
+
+    def content_usage(self, url: str) -> UsageAnswer | None:
+        """What the ``Content-Usage`` rules say of ``url`` (the longest matching path's rules,
+        combined); None when the chosen groups have no such rule."""
+        return None if self._usage is None else self._usage.answer(url)
+
+    def purposes_refusal(self, url: str, purposes: Iterable[str]) -> Decision | None:
+        """The refusal of ``url`` before download when ``Content-Signal`` and ``Content-Usage``
+        together say no to every declared purpose (names of either vocabulary); else None."""
+        signals = self.content_signals
+        if not signals and self._usage is None:
+            return None
+        return purposes_refusal(signals, self.content_usage(url), purposes, self.group)
+
+    @property
+    def licenses(self) -> tuple[str, ...]:
+        """The file's ``License:`` URLs (RSL), in order; exposed, never enforced."""
+        return self._licenses
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
@@ -185,9 +223,16 @@ class AgentRules:
         """Whether ``url`` (absolute) may be fetched."""
         return self._decide(url)[0]
 
-    def explain(self, url: str) -> Decision:
+    def explain(self, url: str, purposes: Iterable[str] = ()) -> Decision:
         """The decision for ``url`` with the deciding rule and the reason: the
-        verdict ``allowed`` gives, and the rule the same match found."""
+        verdict ``allowed`` gives, and the rule the same match found. With ``purposes``
+        declared, a URL the rules allow is refused when robots.txt says no to all of them."""
+        decision = self._explain(url)
+        if decision.allowed and purposes:
+            return self.purposes_refusal(url, purposes) or decision
+        return decision
+
+    def _explain(self, url: str) -> Decision:
         if not isinstance(url, str):
             raise TypeError(f"url must be a str, got {type(url).__name__}")
         stage = self._decide(url)
@@ -342,6 +387,8 @@ class AgentRules:
                 crawl_delay=self.crawl_delay,
                 sitemaps=self.sitemaps,
                 content_signal_lines=self.content_signal_lines(),
+                content_usage_lines=self.content_usage_lines(),
+                licenses=self.licenses,
                 fixed=self._fixed,
                 reason=self._reason,
             )
@@ -358,6 +405,8 @@ class AgentRules:
             crawl_delay=fields.crawl_delay,
             sitemaps=fields.sitemaps,
             content_signal_lines=fields.content_signal_lines,
+            content_usage_lines=fields.content_usage_lines,
+            licenses=fields.licenses,
             fixed=fields.fixed,
             reason=fields.reason,
         )

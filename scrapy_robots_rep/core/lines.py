@@ -28,10 +28,14 @@ SITEMAP = "sitemap"
 CRAWL_DELAY = "crawl-delay"
 REQUEST_RATE = "request-rate"
 CONTENT_SIGNAL = "content-signal"
+CONTENT_USAGE = "content-usage"
+LICENSE = "license"
 BLANK = ""
 """The field of a blank line: no field name is empty, so it never clashes."""
 
-KNOWN_FIELDS = frozenset((USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE, CONTENT_SIGNAL))
+KNOWN_FIELDS = frozenset(
+    (USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE, CONTENT_SIGNAL, CONTENT_USAGE, LICENSE)
+)
 
 # Google's parser keeps at most 2083 * 8 - 1 bytes of a line and drops the rest.
 MAX_LINE_BYTES = 2083 * 8 - 1
@@ -68,8 +72,8 @@ Directive = tuple[int, str, str]
 _FIELD_VALUE_LINE = re.compile(r"^[ \t\v\f]*(?:([^:#\n]*):[ \t\v\f]*([^#\n]*))?[^\n]*", re.MULTILINE)
 
 # Lenient reading takes a key that starts with one of these as its field, as
-# Google's parser does (``Content-Signal`` is not one of Google's fields, so it is
-# read exactly). No prefix starts another of a different field: order is free.
+# Google's parser does (``Content-Signal``, ``Content-Usage`` and ``License`` are
+# not Google's fields, so they are read exactly). No prefix starts another of a different field: order is free.
 _LENIENT_PREFIXES = (
     *((name, name) for name in (USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE)),
     *MISSPELLINGS.items(),

@@ -23,14 +23,17 @@ from urllib.parse import urlsplit
 
 from scrapy_robots_rep.core.agents import value_token
 from scrapy_robots_rep.core.content_signals import read_signals
+from scrapy_robots_rep.core.content_usage import read_usage_value
 from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
 from scrapy_robots_rep.core.groups import Group
 from scrapy_robots_rep.core.lines import (
     ALLOW,
     CONTENT_SIGNAL,
+    CONTENT_USAGE,
     CRAWL_DELAY,
     KNOWN_FIELDS,
+    LICENSE,
     REQUEST_RATE,
     SITEMAP,
     USER_AGENT,
@@ -57,6 +60,8 @@ _WRITTEN = {
     "crawl-delay": "Crawl-delay",
     "request-rate": "Request-rate",
     "content-signal": "Content-Signal",
+    "content-usage": "Content-Usage",
+    "license": "License",
 }
 # Fields other crawlers define; this parser (like Google's) ignores them.
 _FOREIGN_FIELDS = {
@@ -85,6 +90,7 @@ class LintKind(Enum):
     OUTSIDE_GROUP = "outside-group"
     BAD_AGENT = "bad-agent"
     BAD_SITEMAP = "bad-sitemap"
+    BAD_LICENSE = "bad-license"
     BAD_VALUE = "bad-value"
     NEVER_MATCHES = "never-matches"
     SHADOWED = "shadowed"
@@ -266,10 +272,31 @@ def _value_warnings(directives: Iterable[Directive]) -> Iterable[LintWarning]:
                 LintKind.BAD_VALUE,
                 f"Content-Signal value {value!r} has no 'purpose=yes|no' pair: ignored",
             )
+        elif field == CONTENT_USAGE:
+            path, statement = read_usage_value(value)
+            if not statement.valid:
+                yield LintWarning(
+                    number,
+                    LintKind.BAD_VALUE,
+                    f"Content-Usage preference {statement.text!r} is not a structured-field dictionary of "
+                    "lower-case keys (e.g. 'train-ai=n, search=y'): every category is unknown for "
+                    + ("every path" if path is None else repr(path)),
+                )
+        elif field == LICENSE and not _is_absolute_url(value):
+            yield LintWarning(number, LintKind.BAD_LICENSE, f"License must be an absolute URL, got {value!r}")
         elif field == USER_AGENT:
             problem = _agent_value_problem(value)
             if problem is not None:
                 yield LintWarning(number, LintKind.BAD_AGENT, problem)
+
+
+def _is_absolute_url(value: str) -> bool:
+    """An absolute URL (RSL licences may be served over any scheme with a host)."""
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return bool(parts.scheme) and bool(parts.netloc) and " " not in value
 
 
 def _is_absolute_http_url(value: str) -> bool:

@@ -17,7 +17,15 @@ from types import MappingProxyType
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
-from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, CRAWL_DELAY, DISALLOW, REQUEST_RATE, Directive
+from scrapy_robots_rep.core.lines import (
+    ALLOW,
+    CONTENT_SIGNAL,
+    CONTENT_USAGE,
+    CRAWL_DELAY,
+    DISALLOW,
+    REQUEST_RATE,
+    Directive,
+)
 
 
 @dataclass(slots=True)
@@ -28,6 +36,7 @@ class Collected:
     """``(line number, line text)`` of each ``Allow``/``Disallow`` line: the rule is read again from its text."""
     delays: list[float] = field(default_factory=list)
     content_signal_lines: list[SourceLine] = field(default_factory=list)
+    content_usage_lines: list[SourceLine] = field(default_factory=list)
 
 
 MemberHandler = Callable[[Collected, int, str, str], None]
@@ -55,6 +64,10 @@ def _content_signal(collected: Collected, number: int, value: str, text: str) ->
         collected.content_signal_lines.append(SourceLine(number, text))
 
 
+def _content_usage(collected: Collected, number: int, value: str, text: str) -> None:
+    collected.content_usage_lines.append(SourceLine(number, text))
+
+
 MEMBER_HANDLERS: Mapping[str, MemberHandler] = MappingProxyType(
     {
         ALLOW: _rule,
@@ -62,6 +75,7 @@ MEMBER_HANDLERS: Mapping[str, MemberHandler] = MappingProxyType(
         CRAWL_DELAY: _crawl_delay,
         REQUEST_RATE: _request_rate,
         CONTENT_SIGNAL: _content_signal,
+        CONTENT_USAGE: _content_usage,
     }
 )
 

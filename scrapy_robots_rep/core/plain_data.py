@@ -13,18 +13,24 @@ from typing import Any
 
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, DISALLOW, parse_line
+from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW, parse_line
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 
 DumpedRule = tuple[bool, str, int, str]
 """A rule as ``(allow, pattern, line, text)``, the fields of ``Rule``."""
 
-FORMAT_VERSION = 2
-"""Version 2 added ``content_signals`` and renamed ``verdict`` to ``fixed``."""
+FORMAT_VERSION = 3
+"""Version 2 added ``content_signals`` and renamed ``verdict`` to ``fixed``; version 3 added
+``content_usage`` and ``licenses``."""
 
 # Line numbers are kept in 4-byte arrays.
 _LINE_LIMIT = 1 << 32
-_KEYS = frozenset(("v", "matching", "group", "crawl_delay", "sitemaps", "content_signals", "fixed", "reason", "rules"))
+_KEYS = frozenset(
+    (
+        *("v", "matching", "group", "crawl_delay", "sitemaps", "content_signals", "content_usage", "licenses"),
+        *("fixed", "reason", "rules"),
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,8 @@ class AgentRulesFields:
     crawl_delay: float | None
     sitemaps: tuple[str, ...]
     content_signal_lines: tuple[SourceLine, ...]
+    content_usage_lines: tuple[SourceLine, ...]
+    licenses: tuple[str, ...]
     fixed: bool | None
     reason: str | None
 
@@ -50,6 +58,8 @@ def dump(fields: AgentRulesFields) -> dict[str, Any]:
         "crawl_delay": fields.crawl_delay,
         "sitemaps": list(fields.sitemaps),
         "content_signals": [[source.line, source.text] for source in fields.content_signal_lines],
+        "content_usage": [[source.line, source.text] for source in fields.content_usage_lines],
+        "licenses": list(fields.licenses),
         "fixed": fields.fixed,
         "reason": fields.reason,
         "rules": [list(rule) for rule in fields.rules],
@@ -85,8 +95,10 @@ def load(data: object) -> AgentRulesFields:
         group=_read_strings(data["group"], "group"),
         rules=rules,
         crawl_delay=_read_delay(data["crawl_delay"]),
-        sitemaps=_read_sitemaps(data["sitemaps"]),
+        sitemaps=_read_line_values(data["sitemaps"], "sitemaps"),
         content_signal_lines=_read_signal_lines(data["content_signals"], mode.lenient),
+        content_usage_lines=_read_usage_lines(data["content_usage"], mode.lenient),
+        licenses=_read_line_values(data["licenses"], "licenses"),
         fixed=fixed,
         reason=reason,
     )
@@ -98,12 +110,12 @@ def _read_strings(value: object, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _read_sitemaps(value: object) -> tuple[str, ...]:
-    """Sitemap URLs, each one non-empty robots.txt line value."""
-    sitemaps = _read_strings(value, "sitemaps")
-    if not all(sitemaps) or any("\n" in sitemap or "\r" in sitemap for sitemap in sitemaps):
-        raise ValueError("each of 'sitemaps' must be a non-empty string without line breaks")
-    return sitemaps
+def _read_line_values(value: object, key: str) -> tuple[str, ...]:
+    """Sitemap or licence URLs, each one non-empty robots.txt line value."""
+    values = _read_strings(value, key)
+    if not all(values) or any("\n" in item or "\r" in item for item in values):
+        raise ValueError(f"each of {key!r} must be a non-empty string without line breaks")
+    return values
 
 
 def _read_delay(value: object) -> float | None:
@@ -162,5 +174,23 @@ def _read_signal_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
         parsed = parse_line(text, lenient)
         if parsed is None or parsed[0] != CONTENT_SIGNAL or not read_signals(parsed[1]):
             raise ValueError(f"line text {text!r} is not a Content-Signal line that sets a signal")
+        lines.append(SourceLine(line, text))
+    return tuple(lines)
+
+
+def _read_usage_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
+    if not isinstance(value, list):
+        raise ValueError("'content_usage' must be a list")
+    lines = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
+            raise ValueError(
+                f"each of 'content_usage' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
+            )
+        line, text = item
+        _check_one_line(text)
+        parsed = parse_line(text, lenient)
+        if parsed is None or parsed[0] != CONTENT_USAGE:
+            raise ValueError(f"line text {text!r} is not a Content-Usage line")
         lines.append(SourceLine(line, text))
     return tuple(lines)

@@ -8,12 +8,15 @@ crawler asks per origin; the groups of the whole file are built only when
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules, LineNumbers, line_numbers
 from scrapy_robots_rep.core.decision import Decision
 from scrapy_robots_rep.core.groups import Group
-from scrapy_robots_rep.core.lines import SITEMAP, decode, read_directives
+from scrapy_robots_rep.core.lines import LICENSE, SITEMAP, decode, read_directives
 from scrapy_robots_rep.core.members import collect
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode, matching_mode
+from scrapy_robots_rep.core.scan import licenses as find_licenses
 from scrapy_robots_rep.core.scan import lowered, scan_rfc9309
 from scrapy_robots_rep.core.scan import sitemaps as find_sitemaps
 
@@ -26,13 +29,14 @@ _COMPILED_AGENTS_KEPT = 8
 class RobotsTxt:
     """A robots.txt body parsed in ``rfc9309`` or ``legacy`` matching mode."""
 
-    __slots__ = ("_compiled", "_grouped", "_low", "_mode", "_sitemaps", "_text")
+    __slots__ = ("_compiled", "_grouped", "_licenses", "_low", "_mode", "_sitemaps", "_text")
 
     def __init__(self, mode: MatchingMode, text: str) -> None:
         self._mode = mode
         self._text = text
         self._low = lowered(text)
         self._sitemaps: list[str] | None = None
+        self._licenses: list[str] | None = None
         self._grouped: tuple[list[str], list[Group]] | None = None
         self._compiled: dict[str, AgentRules] = {}
 
@@ -64,13 +68,26 @@ class RobotsTxt:
                 self._sitemaps = [value for _, field, value in directives if field == SITEMAP and value]
         return self._sitemaps
 
+    @property
+    def licenses(self) -> list[str]:
+        """The file's ``License:`` URLs (RSL 1.0), in order, whatever group they sit in."""
+        if self._licenses is None:
+            if self._low is not None:
+                self._licenses = find_licenses(self._text, self._low, self._mode.lenient)
+            else:
+                _, directives = read_directives(self._text, self._mode.lenient)
+                self._licenses = [value for _, field, value in directives if field == LICENSE and value]
+        return self._licenses
+
     def allowed(self, url: str, agent: str) -> bool:
         """Whether ``agent`` may fetch ``url`` (absolute)."""
         return self.for_agent(agent).allowed(url)
 
-    def explain(self, url: str, agent: str) -> Decision:
-        """The decision for ``agent`` on ``url``, with the group, rule and reason."""
-        return self.for_agent(agent).explain(url)
+    def explain(self, url: str, agent: str, purposes: Iterable[str] = ()) -> Decision:
+        """The decision for ``agent`` on ``url``, with the group, rule and reason; with
+        ``purposes`` declared, also refused when robots.txt ``Content-Signal`` and
+        ``Content-Usage`` say no to every one of them (the Content-Usage rule named)."""
+        return self.for_agent(agent).explain(url, purposes)
 
     def for_agent(self, agent: str) -> AgentRules:
         """The compact rules ``agent`` obeys (what a cache keeps).
@@ -96,10 +113,13 @@ class RobotsTxt:
                 "e.g. 'mybot' or 'mybot/1.0 (+https://example.com/bot)'"
             )
         sitemaps = tuple(self.sitemaps)
+        licenses = tuple(self.licenses)
         if mode is RFC9309 and self._low is not None:
             found = scan_rfc9309(self._text, self._low, token)
             if not found.spans:
-                return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
+                return AgentRules(
+                    mode.name, (), sitemaps=sitemaps, licenses=licenses, fixed=True, reason=REASON_NO_GROUP
+                )
             numbers: LineNumbers
             if len(found.spans) == 1:
                 numbers, source = found.spans[0]
@@ -116,11 +136,13 @@ class RobotsTxt:
                 crawl_delay=max(found.delays) if found.delays else None,
                 sitemaps=sitemaps,
                 content_signal_lines=tuple(found.signal_lines),
+                content_usage_lines=tuple(found.usage_lines),
+                licenses=licenses,
             )
         lines, groups = self._groups()
         chosen = mode.select(groups, token)
         if not chosen:
-            return AgentRules(mode.name, (), sitemaps=sitemaps, fixed=True, reason=REASON_NO_GROUP)
+            return AgentRules(mode.name, (), sitemaps=sitemaps, licenses=licenses, fixed=True, reason=REASON_NO_GROUP)
         collected = collect([group.members for group in chosen], lines)
         return AgentRules.from_lines(
             mode.name,
@@ -129,6 +151,8 @@ class RobotsTxt:
             crawl_delay=max(collected.delays, default=None),
             sitemaps=sitemaps,
             content_signal_lines=tuple(collected.content_signal_lines),
+            content_usage_lines=tuple(collected.content_usage_lines),
+            licenses=licenses,
         )
 
     def _groups(self) -> tuple[list[str], list[Group]]:

@@ -22,7 +22,9 @@ from scrapy_robots_rep.core.groups import chosen_rfc9309, global_groups
 from scrapy_robots_rep.core.lines import (
     BLANK_LINE,
     CONTENT_SIGNAL,
+    CONTENT_USAGE,
     CRAWL_DELAY,
+    LICENSE,
     REQUEST_RATE,
     SITEMAP,
     USER_AGENT,
@@ -34,7 +36,8 @@ from scrapy_robots_rep.core.members import RULE_FIELDS
 # ``useragent``, ``user agent``, ``dissalow``, ``site-map``...), lower-case.
 _AGENT_WORDS = ("agent",)
 _SITEMAP_WORDS = ("sitemap", "site-map")
-_EXTRA_WORDS = ("crawl-delay", "request-rate", "content-signal")
+_EXTRA_WORDS = ("crawl-delay", "request-rate", "content-signal", "content-usage")
+_LICENSE_WORDS = ("license",)
 _RULE_WORDS = ("allow", "alow", "sllow", "allaw")
 # How rule lines usually start (lower-cased): such a line is a rule line.
 _USUAL_RULE_STARTS = ("disallow:", "allow:")
@@ -53,6 +56,7 @@ class AgentSource:
     """``(number of its first line, text)`` of each chosen group, in file order."""
     delays: list[float] = field(default_factory=list)
     signal_lines: list[SourceLine] = field(default_factory=list)
+    usage_lines: list[SourceLine] = field(default_factory=list)
 
 
 class _Numbering:
@@ -115,6 +119,11 @@ def field_lines(
 def sitemaps(text: str, low: str, lenient: bool) -> list[str]:
     """The file's ``Sitemap:`` values, in order."""
     return [value for _, _, value in field_lines(text, low, _SITEMAP_WORDS, SITEMAP, lenient, 0, len(low)) if value]
+
+
+def licenses(text: str, low: str, lenient: bool) -> list[str]:
+    """The file's ``License:`` values, in order."""
+    return [value for _, _, value in field_lines(text, low, _LICENSE_WORDS, LICENSE, lenient, 0, len(low)) if value]
 
 
 def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
@@ -197,7 +206,7 @@ def _holds_rule(text: str, low: str, start: int, end: int) -> bool:
 
 
 def _read_extras(text: str, low: str, start: int, end: int, numbering: _Numbering, source: AgentSource) -> None:
-    """The delays and content signals of the group within ``[start, end)``."""
+    """The delays, content signals and Content-Usage rules of the group within ``[start, end)``."""
     for name, seconds in ((CRAWL_DELAY, crawl_delay_seconds), (REQUEST_RATE, request_rate_seconds)):
         for _, _, value in field_lines(text, low, (name,), name, True, start, end):
             delay = seconds(value)
@@ -206,3 +215,5 @@ def _read_extras(text: str, low: str, start: int, end: int, numbering: _Numberin
     for line_start, line_end, value in field_lines(text, low, (CONTENT_SIGNAL,), CONTENT_SIGNAL, True, start, end):
         if read_signals(value):
             source.signal_lines.append(SourceLine(numbering.at(line_start), text[line_start:line_end]))
+    for line_start, line_end, _ in field_lines(text, low, (CONTENT_USAGE,), CONTENT_USAGE, True, start, end):
+        source.usage_lines.append(SourceLine(numbering.at(line_start), text[line_start:line_end]))

@@ -145,4 +145,6 @@ class CrawlReporter:
             reason = f"robots.txt returned {record.status}"
         else:
             reason = "robots.txt could not be fetched"
-        self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)
+        self._robots[origin] = RobotsSeen(
+            record.outcome.value, record.status, reason, blocked, licenses=record.rules.licenses
+        )

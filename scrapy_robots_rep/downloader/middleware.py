@@ -29,8 +29,6 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_robots_rep.core import Decision
-from scrapy_robots_rep.core.page import purpose_refusal
 from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.report import CrawlReporter
@@ -51,7 +49,7 @@ from scrapy_robots_rep.downloader.startup import (
     warn_unknown_settings,
 )
 from scrapy_robots_rep.exceptions import RobotsUnreachable
-from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
+from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META, CONTENT_USAGE_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 
@@ -177,13 +175,16 @@ class RobotsMiddleware:
         rules = record.rules
         if not rules.allowed(request.url):
             self.outcomes.raise_disallowed(request, origin, rules.explain(request.url), record)
-        content_signals = rules.content_signals
-        if content_signals and self._purposes:
-            refusal = purpose_refusal(content_signals, self._purposes)
+        if self._purposes:
+            refusal = rules.purposes_refusal(request.url, self._purposes)
             if refusal is not None:
-                self.outcomes.raise_refused(request, origin, Decision(False, None, rules.group, refusal), record)
+                self.outcomes.raise_refused(request, origin, refusal, record)
+        content_signals = rules.content_signals
         if content_signals:
             request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
+        usage = rules.content_usage(request.url)
+        if usage is not None and usage.preferences:
+            request.meta[CONTENT_USAGE_META] = (dict(usage.preferences), usage.source)
         if rules.crawl_delay and self._delays is not None:
             self._delays.apply(request, origin, rules.crawl_delay)
         self.outcomes.allowed(request, origin, record)

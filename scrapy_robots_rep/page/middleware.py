@@ -4,7 +4,8 @@ Each response's directives are read before its callback runs and kept in
 ``response.meta["robots"]`` (a :class:`~scrapy_robots_rep.core.page.PageDirectives`). What the
 callback yields is then filtered: requests of a ``nofollow`` page (and, with
 ``REP_PAGE_REL_NOFOLLOW``, requests for its ``rel="nofollow"`` links) are dropped; items of a
-``noindex`` page, or of a page whose signals refuse a purpose in ``REP_PURPOSES``, are dropped.
+``noindex`` page, or of a page whose signals (``Content-Signal``, the ``Content-Usage`` header and
+robots.txt rules, ``noai``, TDMRep) refuse a purpose in ``REP_PURPOSES``, are dropped.
 A request, or a page fetched, with ``meta["dont_obey_robotstxt"]`` is exempt. Every drop is
 counted under ``rep/page/`` and logged at DEBUG with the directive and where it came from.
 """
@@ -40,6 +41,11 @@ META_KEY = "robots"
 CONTENT_SIGNALS_META = "rep_content_signals"
 """``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
 (a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
+
+CONTENT_USAGE_META = "rep_content_usage"
+"""``request.meta`` key where the robots.txt middleware puts what the origin's ``Content-Usage``
+rules say of the request's path (``({purpose: bool}, the rules and their lines)``) when it allows
+a request; folded into the page's directives."""
 
 
 class PageDirectivesMiddleware:
@@ -133,6 +139,9 @@ class PageDirectivesMiddleware:
         signals = response.meta.get(CONTENT_SIGNALS_META)
         if signals:
             page = page.with_site_signals(signals)
+        usage = response.meta.get(CONTENT_USAGE_META)
+        if usage:
+            page = page.with_site_usage(*usage)
         response.meta[META_KEY] = page
         if self._evidence is not None:
             self._evidence.page_seen(response, page)

@@ -30,6 +30,8 @@ class RobotsSeen:
     reason: str
     blocks_everything: bool
     """The rules disallow every path for the agent (e.g. ``Disallow: /``, or a legacy 401/403)."""
+    licenses: tuple[str, ...] = ()
+    """The file's RSL ``License:`` URLs (reported, never enforced)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,11 @@ class CrawlReport:
             lines.append(
                 (False, f"robots.txt changed during the crawl for {counted(len(changed), 'origin')}: {named}{more}")
             )
+        licensed = [s for s in origins if s.robots is not None and s.robots.licenses]
+        if licensed:
+            named = ", ".join(_licenses_text(s) for s in licensed[:LISTED_IN_LOG])
+            more = f" and {len(licensed) - LISTED_IN_LOG} more" if len(licensed) > LISTED_IN_LOG else ""
+            lines.append((False, f"RSL licences declared by {counted(len(licensed), 'origin')}: {named}{more}"))
         return lines
 
 
@@ -168,6 +175,11 @@ def _refusing_text(summary: OriginSummary) -> str:
         for refusal in summary.refusals[:TOP_RULES]
     )
     return f"{summary.origin}: {counted(summary.disallowed, 'request')} disallowed, by {rules}"
+
+
+def _licenses_text(summary: OriginSummary) -> str:
+    licenses = summary.robots.licenses if summary.robots is not None else ()
+    return f"{summary.origin} ({', '.join(licenses)})"
 
 
 def _delay_text(summary: OriginSummary) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.modes import MATCHING_MODES
-from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
@@ -319,7 +319,7 @@ SETTINGS: tuple[Setting, ...] = (
         (),
         _purposes,
         "empty",
-        "what the crawl's data is used for: `search`, `ai-input`, `ai-train`",
+        "what the crawl's data is used for: `search`, `ai-input` (= `ai-use`), `ai-train` (= `train-ai`)",
         "10",
     ),
     Setting(
@@ -541,7 +541,8 @@ class SettingsReader:
         return number
 
     def purposes(self, name: str) -> tuple[str, ...]:
-        """Content-usage purposes: a list, or one comma-separated string; each one of ``PURPOSES``."""
+        """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
+        (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
         value = self.raw(name)
         if value is None:
             return ()
@@ -553,9 +554,9 @@ class SettingsReader:
             raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
         purposes: list[str] = []
         for entry in entries:
-            purpose = entry.strip().lower() if isinstance(entry, str) else entry
-            if purpose not in PURPOSES:
-                allowed = ", ".join(repr(option) for option in PURPOSES)
+            purpose = PURPOSE_NAMES.get(entry.strip().lower()) if isinstance(entry, str) else None
+            if purpose is None:
+                allowed = ", ".join(repr(option) for option in PURPOSE_NAMES)
                 raise SettingsError(f"{name} entries must be among {allowed}, got {entry!r}")
             if purpose not in purposes:
                 purposes.append(purpose)

@@ -289,6 +289,61 @@ def test_a_url_of_another_origin_is_a_warning(capsys, robots_file):
     assert out.count("warning") == 1
 
 
+USAGE_ROBOTS = """\
+License: https://example.com/license.xml
+User-agent: *
+Disallow: /never/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+Content-Usage: /odd/ train-ai=maybe
+"""
+
+
+def test_content_usage_answers_per_url_and_license_urls(capsys, tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text(USAGE_ROBOTS)
+    urls = [f"https://example.com{p}" for p in ("/test", "/ai-ok/x", "/never/x", "/odd/x")]
+    status, out, _ = run(capsys, "check", str(path), *urls, "--agent", "mybot")
+
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[2:6] == [
+        "  usage       line 4: Content-Usage: train-ai=n",
+        "  usage       line 5: Content-Usage: /ai-ok/ train-ai=y",
+        "  usage       line 6: Content-Usage: /odd/ train-ai=maybe",
+        "  license     https://example.com/license.xml",
+    ]
+    usage = [line for line in lines[6:] if line.startswith("  usage     ")]
+    assert usage == [
+        "  usage     ai-train refused (line 4: Content-Usage: train-ai=n)",
+        "  usage     ai-train allowed (line 5: Content-Usage: /ai-ok/ train-ai=y)",
+        "  usage     none: Content-Usage applies only to paths that may be fetched",
+        "  usage     every category unknown (line 6: Content-Usage: /odd/ train-ai=maybe)",
+    ]
+
+    status, out, _ = run(capsys, "check", str(path), urls[1], "--agent", "mybot", "--json")
+    robots = json.loads(out)["robots"][0]
+    assert robots["licenses"] == ["https://example.com/license.xml"]
+    assert robots["content_usage"][1] == {
+        "line": 5,
+        "text": "Content-Usage: /ai-ok/ train-ai=y",
+        "path": "/ai-ok/",
+        "valid": True,
+        "values": {"train-ai": "y"},
+    }
+    assert robots["results"][0]["content_usage"] == {"preferences": {"ai-train": True}, "lines": [5]}
+
+
+def test_lint_names_a_bad_content_usage_and_a_relative_license(capsys, tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text("License: license.xml\nUser-agent: *\nDisallow: /x\nContent-Usage: /a/ train-ai=n,\n")
+    status, out, _ = run(capsys, "check", str(path), "--lint")
+
+    assert status == 1
+    assert f"{path}:1: bad-license: License must be an absolute URL, got 'license.xml'" in out
+    assert f"{path}:4: bad-value: Content-Usage preference 'train-ai=n,' is not a structured-field dictionary" in out
+
+
 def test_without_a_url_the_group_the_agent_obeys_is_shown_line_by_line(capsys, robots_file):
     status, out, _ = run(capsys, "check", robots_file, "--agent", "mybot/1.0 (+https://example.com/bot)")
 

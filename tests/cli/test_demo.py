@@ -94,7 +94,19 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
     assert "cdn" not in blocks
     assert counts(blocks["missing"]) == (2, 0, 0)
     assert counts(blocks["moved"]) == (1, 1, 0)
-    assert re.fullmatch(r"total: 28 allowed, 8 disallowed, \d+ deferred, 0 dropped", blocks["total:"])
+    usage = blocks["usage"]
+    assert "  usage:      line 4: Content-Usage: /articles/ ai-use=n" in usage
+    assert "  license:    http://127.0.0.22:" in usage and "/license.xml (RSL, not enforced)" in usage
+    assert counts(usage) == (2, 1, 0)
+    assert "/articles/one.html  <- line 4: Content-Usage: /articles/ ai-use=n" in usage
+    assert "/articles/free/two.html" not in usage
+    assert usage.splitlines()[-4:] == [
+        "  items:      1 kept, 1 dropped",
+        "  pages:      what each page said, and what the crawl did",
+        "    /photos/three.html: Content-Usage: ai-use=n, search=y (header Content-Usage: ai-use=n, search=y)",
+        "      -> item dropped",
+    ]
+    assert re.fullmatch(r"total: 30 allowed, 9 disallowed, \d+ deferred, 0 dropped", blocks["total:"])
 
 
 def test_demo_closes_with_where_its_audit_trail_is(demo_crawl, demo_audit):
@@ -116,7 +128,7 @@ def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
     assert counts(pages) == (9, 0, 0)  # 6 pages, and the 3 links their directives let the crawl follow
     assert pages.splitlines()[2:] == [
         "  robots.txt: HTTP 200 -> rules  (server answered 200)",
-        "  signals:    Content-Signal search=yes, ai-train=no (REP_PURPOSES empty: not enforced)",
+        "  signals:    Content-Signal search=yes, ai-train=no (enforced for ai-input)",
         pages.splitlines()[4],  # the requests line, checked above
         "  items:      7 kept, 2 dropped",
         "  pages:      what each page said, and what the crawl did",
@@ -134,7 +146,9 @@ def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
         '    /sponsored.html: rel="nofollow" link to /ad.html',
         "      -> item kept, 1 link not followed, 1 followed",
     ]
-    assert "items:" not in demo_crawl.stdout.replace(pages, "")  # only pages with directives get a listing
+    usage = report_blocks(demo_crawl.stdout)["usage"]
+    # Only origins with pages that carry directives get a listing.
+    assert "items:" not in demo_crawl.stdout.replace(pages, "").replace(usage, "")
 
 
 def test_legacy_settings_show_the_differences(tmp_path):

@@ -208,6 +208,7 @@ def test_a_page_robots_txt_disallows_is_still_shown(sites):
         "outcome": "rules",
         "summary": "robots.txt returned 200: rules parsed",
         "content_signals": {"search": True, "ai-train": False},
+        "content_usage": {},
         "fetching": "disallowed",
         "rule": "Disallow: /private",
         "reason": "longest match",
@@ -257,3 +258,29 @@ def test_a_page_that_cannot_be_fetched_exits_2():
     assert completed.returncode == 2
     assert completed.stdout == ""
     assert completed.stderr.startswith(f"error: could not fetch the page {url}/page: ")
+
+
+def test_a_live_page_counts_its_content_usage_header_and_its_paths_robots_txt_rule(sites):
+    robots = "User-agent: *\nContent-Usage: /data/ ai-use=n\nContent-Usage: /data/open/ ai-use=y\n"
+    page = Reply(
+        body=b"<html><head></head><body>x</body></html>",
+        headers={"Content-Type": "text/html", "Content-Usage": "train-ai=n, search=y, bots=n"},
+    )
+    site = sites.start({"/robots.txt": text(robots), "/data/a": page, "/data/open/b": page})
+
+    closed = check_live(f"{site.url}/data/a")
+    assert closed.returncode == 1, closed.stderr
+    lines = closed.stdout.splitlines()
+    assert "purposes    search allowed, ai-input refused, ai-train refused" in lines
+    assert "  ai-input     ai-input=n (robots.txt line 2: Content-Usage: /data/ ai-use=n)" in lines
+    assert (
+        "  Content-Usage: train-ai=n, search=y, bots=n (header Content-Usage: train-ai=n, search=y, bots=n): "
+        "train-ai=n (ai-train refused), search=y (search allowed), bots=n (unknown label, kept)"
+    ) in lines
+
+    document = json.loads(check_live(f"{site.url}/data/open/b", "--json").stdout)
+    assert document["refused"] == {
+        "ai-train": "Content-Usage: train-ai=n, search=y, bots=n (header Content-Usage: train-ai=n, search=y, bots=n)"
+    }
+    assert document["robots"]["content_usage"] == {"ai-input": True}
+    assert document["content_usage"] == {"train-ai": "n", "search": "y", "bots": "n"}

@@ -205,7 +205,7 @@ def _valid() -> dict[str, Any]:
     ("change", "message"),
     [
         (lambda data: data.update(v=1), "version"),
-        (lambda data: data.update(v=3), "version"),
+        (lambda data: data.update(v=4), "version"),
         (lambda data: data.pop("rules"), "keys"),
         (lambda data: data.update(extra=1), "keys"),
         (lambda data: data.update(matching="google"), "matching"),

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from scrapy_robots_rep.core import MATCHING_MODES, RobotsTxt
-from scrapy_robots_rep.core.lines import KNOWN_FIELDS, SITEMAP, USER_AGENT
+from scrapy_robots_rep.core.lines import KNOWN_FIELDS, LICENSE, SITEMAP, USER_AGENT
 from scrapy_robots_rep.core.members import MEMBER_HANDLERS, RULE_FIELDS
 
 CORE = Path(__file__).resolve().parents[2] / "scrapy_robots_rep" / "core"
@@ -36,7 +36,7 @@ def test_every_mode_gives_what_parsing_and_matching_need():
 
 def test_member_table_covers_the_known_group_fields_only():
     assert set(MEMBER_HANDLERS) <= KNOWN_FIELDS
-    assert set(MEMBER_HANDLERS) == KNOWN_FIELDS - {USER_AGENT, SITEMAP}
+    assert set(MEMBER_HANDLERS) == KNOWN_FIELDS - {USER_AGENT, SITEMAP, LICENSE}
     assert set(MEMBER_HANDLERS) >= RULE_FIELDS
 
 

@@ -228,12 +228,14 @@ def test_the_report_file_says_what_each_robots_txt_answered(reported: ReportedCr
         "status": 200,
         "reason": "'Disallow: /' at line 3, group *",
         "blocks_everything": True,
+        "licenses": [],
     }
     assert reported.entry("down")["robots"] == {
         "outcome": "unreachable",
         "status": 503,
         "reason": "robots.txt returned 503",
         "blocks_everything": False,
+        "licenses": [],
     }
     refused = reported.entry("refused")["robots"]
     assert (refused["outcome"], refused["status"], refused["blocks_everything"]) == ("unreachable", None, False)

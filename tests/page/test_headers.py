@@ -29,7 +29,8 @@ def page(*values: str, agent: str = "MyBot/2.1 (+https://bot.test)", **other: st
         (["otherbot: noindex"], set()),
         (["otherbot: noindex, nofollow", "mybot: noarchive"], {Effect.NOARCHIVE}),
         (["googlebot: noindex", "nofollow"], {Effect.NOFOLLOW}),
-        (["otherbot: noindex, mybot: nofollow"], set()),
+        (["otherbot: noindex, mybot: nofollow"], {Effect.NOFOLLOW}),
+        (["otherbot: noindex, mybot: nofollow, thirdbot: noarchive"], {Effect.NOFOLLOW}),
         (["max-snippet: 20, noarchive"], {Effect.NOARCHIVE}),
         (["unavailable_after: 25 Jun 2010 15:00:00 PST"], {Effect.NOINDEX}),
         (["mybot: unavailable_after: 2030-01-01"], set()),
@@ -73,10 +74,17 @@ def test_header_names_are_case_insensitive() -> None:
 
 
 def test_unknown_directives_are_kept() -> None:
-    directives = page("noindex, notranslate, indexifembedded, frobnicate, foo: bar")
-    assert [d.name for d in directives.unknown] == ["frobnicate", "foo"]
-    assert directives.unknown[1].value == "bar"
-    assert [d.name for d in directives.directives] == ["noindex", "notranslate", "indexifembedded", "frobnicate", "foo"]
+    directives = page("noindex, notranslate, indexifembedded, frobnicate, max-video-preview: 3, foo-bar: x")
+    assert [d.name for d in directives.unknown] == ["frobnicate"]
+    assert [d.name for d in directives.directives] == [
+        "noindex",
+        "notranslate",
+        "indexifembedded",
+        "frobnicate",
+        "max-video-preview",
+    ]
+    # ``foo-bar:`` is not a directive name: it starts a scope (another agent's).
+    assert [d.name for d in directives.ignored] == ["x"]
 
 
 def test_max_values_most_restrictive() -> None:

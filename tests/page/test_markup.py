@@ -252,8 +252,35 @@ class TestWhichResponsesAreScanned:
     def test_html_looking_body_without_a_content_type(self, body: bytes) -> None:
         assert effects(body, {}) == NOINDEX
 
-    def test_other_body_without_a_content_type(self) -> None:
-        assert effects(b'{"html": "<meta name=robots content=noindex>"}', {}) == NOTHING
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+            b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+            b'<html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noindex" /></head></html>',
+            b'<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><meta name="robots" content="noindex"/>',
+            b'<?xml version="1.0"?>\n<?xml-stylesheet href="a.xsl"?>\n<!-- made by hand -->\n'
+            b"<html><head><meta name=robots content=noindex /></head></html>",
+        ],
+        ids=["prolog-doctype-html", "prolog-html", "prolog-instruction-comment-html"],
+    )
+    def test_xhtml_body_without_a_content_type(self, body: bytes) -> None:
+        """An XML prolog (then a DOCTYPE, instructions, comments) followed by an ``<html`` root is XHTML."""
+        assert effects(body, {}) == NOINDEX
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"html": "<meta name=robots content=noindex>"}',
+            b'<?xml version="1.0"?>\n<rss version="2.0"><meta name="robots" content="noindex"/></rss>',
+            b'<?xml version="1.0"?><!DOCTYPE svg><svg><meta name="robots" content="noindex"/></svg>',
+            b'<?xml version="1.0"?><htmlish><meta name="robots" content="noindex"/></htmlish>',
+        ],
+        ids=["json", "rss", "svg", "other-root"],
+    )
+    def test_other_body_without_a_content_type(self, body: bytes) -> None:
+        assert effects(body, {}) == NOTHING
 
     def test_headers_are_read_for_any_type(self) -> None:
         page = PageDirectives.parse(

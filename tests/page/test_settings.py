@@ -23,6 +23,9 @@ def test_defaults() -> None:
         (["ai-train"], ("ai-train",)),
         ("search, AI-Input", ("search", "ai-input")),
         (("ai-train", "ai-train"), ("ai-train",)),
+        # AIPREF's names are the same purposes, kept by their Content-Signal names.
+        (["train-ai", "ai-use", "search"], ("ai-train", "ai-input", "search")),
+        ("Train-AI, ai-train", ("ai-train",)),
         ("", ()),
         ([], ()),
     ],
@@ -34,7 +37,10 @@ def test_purposes(value: object, purposes: tuple[str, ...]) -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"REP_PURPOSES": ["training"]}, "REP_PURPOSES entries must be among 'search', 'ai-input', 'ai-train'"),
+        (
+            {"REP_PURPOSES": ["training"]},
+            "REP_PURPOSES entries must be among 'search', 'ai-input', 'ai-train', 'train-ai', 'ai-use'",
+        ),
         ({"REP_PURPOSES": 3}, "REP_PURPOSES must be a list of purposes or a comma-separated string"),
         ({"REP_PAGE_NOINDEX": "delete"}, "REP_PAGE_NOINDEX must be one of 'drop', 'keep'"),
         ({"REP_PAGE_DIRECTIVES": "maybe"}, "REP_PAGE_DIRECTIVES must be True or False"),

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from scrapy_robots_rep.core.page import PageDirectives
-from scrapy_robots_rep.core.page.values import directive_items, parse_date, split_scope
+from scrapy_robots_rep.core.page.values import directive_items, parse_date, scoped_parts
 
 UTC = timezone.utc
 
@@ -56,15 +56,24 @@ def test_directive_lists(text: str, expected: list[str]) -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("googlebot: noindex", ("googlebot", " noindex")),
-        ("noindex", (None, "noindex")),
-        ("unavailable_after: 2020-01-01", (None, "unavailable_after: 2020-01-01")),
-        ("max-snippet: 3", (None, "max-snippet: 3")),
-        ("noindex: yes", (None, "noindex: yes")),
+        ("googlebot: noindex", (("googlebot", " noindex"),)),
+        ("noindex", ((None, "noindex"),)),
+        ("unavailable_after: 2020-01-01", ((None, "unavailable_after: 2020-01-01"),)),
+        ("max-snippet: 3", ((None, "max-snippet: 3"),)),
+        ("noindex: yes", ((None, "noindex: yes"),)),
+        # A second ``name:`` that is not a directive name starts a new scope.
+        ("otherbot: noindex, mybot: nofollow", (("otherbot", " noindex"), ("mybot", " nofollow"))),
+        ("noindex, mybot: nofollow, max-snippet: 3", ((None, "noindex"), ("mybot", " nofollow, max-snippet: 3"))),
+        ("a: noindex; b: nofollow", (("a", " noindex"), ("b", " nofollow"))),
+        # A date's commas and colons never start a scope.
+        (
+            "mybot: unavailable_after: Friday, 25-Jun-2010 15:00:00 PST, otherbot: none",
+            (("mybot", " unavailable_after: Friday, 25-Jun-2010 15:00:00 PST"), ("otherbot", " none")),
+        ),
     ],
 )
-def test_scopes(value: str, expected: tuple[str | None, str]) -> None:
-    assert split_scope(value) == expected
+def test_scopes(value: str, expected: tuple[tuple[str | None, str], ...]) -> None:
+    assert scoped_parts(value) == expected
 
 
 def test_unavailable_after_is_noindex_once_passed() -> None:

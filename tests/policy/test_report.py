@@ -178,7 +178,11 @@ def test_long_lists_name_the_first_origins_and_count_the_others() -> None:
 def test_the_json_form_has_every_field_of_every_origin() -> None:
     report = summarise(
         {"https://a.test": counts(allowed=1, refusals={(2, "Disallow: /x"): 2}, deferred=3)},
-        {"https://a.test": seen(reason="'Disallow: /x' at line 2, group *")},
+        {
+            "https://a.test": RobotsSeen(
+                "rules", 200, "'Disallow: /x' at line 2, group *", False, licenses=("https://a.test/l.xml",)
+            )
+        },
         {"https://a.test": (4.0, 1.5)},
         {"https://b.test": 1},
     )
@@ -194,6 +198,7 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                     "status": 200,
                     "reason": "'Disallow: /x' at line 2, group *",
                     "blocks_everything": False,
+                    "licenses": ["https://a.test/l.xml"],
                 },
                 "allowed": 1,
                 "disallowed": 2,
@@ -223,3 +228,26 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
         ],
     }
     assert CrawlReport().to_dict() == {"v": REPORT_VERSION, "origins": []}
+
+
+def test_the_log_names_licences_and_content_usage_refusals_by_rule() -> None:
+    report = summarise(
+        {
+            "https://a.test": counts(
+                allowed=2, refusals={(4, "Content-Usage: /d/ train-ai=n"): 2, (None, "robots.txt Content-Signal"): 1}
+            ),
+            "https://b.test": counts(allowed=1),
+        },
+        {
+            "https://a.test": seen(),
+            "https://b.test": RobotsSeen("rules", 200, "", False, licenses=("https://b.test/license.xml",)),
+        },
+        {},
+        {},
+    )
+    lines = [text for _, text in report.lines()]
+    assert (
+        "https://a.test: 3 requests disallowed, by line 4 'Content-Usage: /d/ train-ai=n' (2), "
+        "robots.txt Content-Signal (1)"
+    ) in lines
+    assert "RSL licences declared by 1 origin: https://b.test (https://b.test/license.xml)" in lines

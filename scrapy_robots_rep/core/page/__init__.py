@@ -10,10 +10,11 @@ from scrapy_robots_rep.core.page.directives import (
     SourceKind,
     agent_token,
 )
-from scrapy_robots_rep.core.page.usage import PURPOSES, purpose_refusal
+from scrapy_robots_rep.core.page.usage import PURPOSE_NAMES, PURPOSES, purpose_refusal
 
 __all__ = [
     "PURPOSES",
+    "PURPOSE_NAMES",
     "SCAN_LIMIT",
     "Directive",
     "Effect",

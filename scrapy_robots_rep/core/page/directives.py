@@ -3,8 +3,9 @@
 Sources (docs/behaviour.md §10), all combined with the most restrictive winning:
 ``<meta name="robots">`` and ``<meta name="<agent>">`` (head and body, HTML responses only),
 ``X-Robots-Tag`` headers (unscoped, or scoped to this agent), TDMRep's ``tdm-reservation`` /
-``tdm-policy`` (header or meta), and the origin's robots.txt ``Content-Signal`` when the caller
-folds it in with :meth:`PageDirectives.with_site_signals`.
+``tdm-policy`` (header or meta), the AIPREF ``Content-Usage`` header, and the origin's robots.txt
+``Content-Signal`` and ``Content-Usage`` (for the page's path) when the caller folds them in with
+:meth:`PageDirectives.with_site_signals` and :meth:`PageDirectives.with_site_usage`.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from scrapy_robots_rep.core.page.values import (
     Item,
     directive_items,
     parse_date,
-    split_scope,
+    scoped_parts,
 )
+from scrapy_robots_rep.core.usage_preferences import UsageStatement, purpose_name, read_header
 
 SCAN_LIMIT = 512_000
 """Bytes of a document searched for robots meta tags: the head, then this much of the rest."""
@@ -37,10 +39,11 @@ HTML_TYPES = frozenset(("text/html", "application/xhtml+xml"))
 X_ROBOTS_TAG = "x-robots-tag"
 TDM_RESERVATION = "tdm-reservation"
 TDM_POLICY = "tdm-policy"
+CONTENT_USAGE = "content-usage"
 ROBOTS_META = "robots"
 AI_PURPOSES = ("ai-train", "ai-input")
 
-_READ_HEADERS = (X_ROBOTS_TAG, TDM_RESERVATION, TDM_POLICY, "content-type")
+_READ_HEADERS = (X_ROBOTS_TAG, TDM_RESERVATION, TDM_POLICY, CONTENT_USAGE, "content-type")
 _READ_HEADER_NAMES: Mapping[Any, str] = {
     **{name: name for name in _READ_HEADERS},
     **{name.encode(): name for name in _READ_HEADERS},
@@ -133,6 +136,9 @@ class PageDirectives:
     nofollow_hrefs: tuple[str, ...] = ()
     site_signals: Mapping[str, bool] = field(default_factory=lambda: _NO_SIGNALS)
     site_source: str = "robots.txt Content-Signal"
+    site_usage: Mapping[str, bool] = field(default_factory=lambda: _NO_SIGNALS)
+    """Purpose -> allowed, from the origin's robots.txt ``Content-Usage`` rules for this page's path."""
+    site_usage_source: str = "robots.txt Content-Usage"
     _effects: dict[str, Directive] = field(init=False, repr=False, compare=False)
     """The first directive setting each effect, keyed by the effect's value (a str hashes cheaply)."""
     _refusals: dict[str, Directive] = field(init=False, repr=False, compare=False)
@@ -146,6 +152,10 @@ class PageDirectives:
             if _refuses_ai(directive):
                 for purpose in AI_PURPOSES:
                     refusals.setdefault(purpose, directive)
+            elif directive.name == CONTENT_USAGE and directive.value is not None:
+                for purpose, allowed in read_header(directive.value).preferences.items():
+                    if not allowed:
+                        refusals.setdefault(purpose, directive)
         object.__setattr__(self, "_effects", effects)
         object.__setattr__(self, "_refusals", refusals)
 
@@ -171,17 +181,25 @@ class PageDirectives:
         directives: list[Directive] = []
         ignored: list[Directive] = []
         content_type: str | None = None
+        usage: list[str] = []
         for name, value in pairs:
             if name == X_ROBOTS_TAG:
-                scope, rest = split_scope(value)
                 source = Source(SourceKind.HEADER, f"X-Robots-Tag: {value.strip()}")
-                found = _directives(directive_items(rest), source)
-                (ignored if scope is not None and scope != token else directives).extend(found)
+                for scope, rest in scoped_parts(value):
+                    found = _directives(directive_items(rest), source)
+                    (ignored if scope is not None and scope != token else directives).extend(found)
+            elif name == CONTENT_USAGE:
+                usage.append(value.strip())
             elif name in (TDM_RESERVATION, TDM_POLICY):
                 text = f"{name}: {value.strip()}"
                 directives.append(Directive(name, value.strip(), text, Source(SourceKind.HEADER, text)))
             elif content_type is None:
                 content_type = value.partition(";")[0].strip().lower()
+        if usage:
+            # Several field lines are one dictionary, joined by commas (RFC 9651 §4.2).
+            text = ", ".join(usage)
+            line = f"Content-Usage: {text}"
+            directives.append(Directive(CONTENT_USAGE, text, line, Source(SourceKind.HEADER, line)))
         data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
         is_html = content_type in HTML_TYPES if content_type else looks_like_html(data)
         base_href: str | None = None
@@ -213,6 +231,21 @@ class PageDirectives:
     ) -> PageDirectives:
         """The same page with its origin's robots.txt ``Content-Signal`` folded in."""
         return replace(self, site_signals=MappingProxyType(dict(signals)), site_source=source)
+
+    def with_site_usage(
+        self, preferences: Mapping[str, bool], source: str = "robots.txt Content-Usage"
+    ) -> PageDirectives:
+        """The same page with what its origin's robots.txt ``Content-Usage`` rules say of its path
+        (purpose -> allowed; ``source`` names the rules and their lines) folded in."""
+        return replace(self, site_usage=MappingProxyType(dict(preferences)), site_usage_source=source)
+
+    @property
+    def usage(self) -> UsageStatement | None:
+        """The ``Content-Usage`` header's statement (every key kept, unknown ones too), or None."""
+        for directive in self.directives:
+            if directive.name == CONTENT_USAGE and directive.value is not None:
+                return read_header(directive.value)
+        return None
 
     @property
     def noindex(self) -> bool:
@@ -280,19 +313,23 @@ class PageDirectives:
         return tuple(directive for directive in self.directives if not _known(directive.name))
 
     def allows(self, purpose: str) -> bool:
-        """Whether the page may be used for ``purpose`` (``search``, ``ai-input``, ``ai-train``):
-        ``noai``/``noimageai``, TDMRep and folded-in robots.txt ``Content-Signal`` say ``no``;
-        a purpose nothing speaks about is allowed."""
+        """Whether the page may be used for ``purpose`` (``search``, ``ai-input``, ``ai-train``, or
+        the AIPREF names ``train-ai``, ``ai-use``): ``noai``/``noimageai``, TDMRep, the
+        ``Content-Usage`` header and folded-in robots.txt ``Content-Signal``/``Content-Usage``
+        say ``no``, any ``no`` winning; a purpose nothing speaks about, or only with an unknown
+        answer, is allowed."""
         return self.refusal(purpose) is None
 
     def refusal(self, purpose: str) -> str | None:
         """What refuses ``purpose`` (for logs), or None when it is allowed."""
-        purpose = purpose.lower()
+        purpose = purpose_name(purpose) or purpose.lower()
         directive = self._refusals.get(purpose)
         if directive is not None:
             return directive.describe()
         if self.site_signals.get(purpose) is False:
             return f"{purpose}=no ({self.site_source})"
+        if self.site_usage.get(purpose) is False:
+            return f"{purpose}=n ({self.site_usage_source})"
         return None
 
     def cause(self, effect: Effect | str) -> Directive | None:
@@ -316,6 +353,10 @@ class PageDirectives:
             f"{purpose}={'yes' if allowed else 'no'} ({self.site_source})"
             for purpose, allowed in self.site_signals.items()
         ]
+        lines += [
+            f"{purpose}={'y' if allowed else 'n'} ({self.site_usage_source})"
+            for purpose, allowed in self.site_usage.items()
+        ]
         if not self.html:
             lines.append("the body was not read: not an HTML response")
         return lines or ["no robots directives: nothing restricted"]
@@ -334,6 +375,8 @@ class PageDirectives:
             return ", ".join(effects)
         if directive.name == TDM_POLICY:
             return "TDM policy (exposed)"
+        if directive.name == CONTENT_USAGE and directive.value is not None:
+            return read_header(directive.value).describe()
         return "exposed, not enforced" if _known(directive.name) else "unknown: kept, not enforced"
 
     def _effects_of(self, directive: Directive) -> tuple[Effect, ...]:
@@ -380,7 +423,7 @@ def _known(name: str) -> bool:
     return name in _EFFECTS or name in _REFUSING or name in _EXPOSED
 
 
-_EXPOSED = BOOLEAN_DIRECTIVES | VALUED_DIRECTIVES | {TDM_RESERVATION, TDM_POLICY}
+_EXPOSED = BOOLEAN_DIRECTIVES | VALUED_DIRECTIVES | {TDM_RESERVATION, TDM_POLICY, CONTENT_USAGE}
 
 
 def _directives(items: tuple[Item, ...], source: Source) -> list[Directive]:

@@ -37,6 +37,11 @@ _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {
 }
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _HTML_START = re.compile(rb"\s*<(?:!doctype\s+html|html|head|meta|title|body|!--)", re.IGNORECASE)
+_XHTML_START = re.compile(
+    rb"\s*<\?xml[\s?][^>]*>(?:\s*<\?[^>]*>|\s*<!--.*?-->|\s*<!doctype\s[^>]*>)*\s*<html[\s/>]",
+    re.IGNORECASE | re.DOTALL,
+)
+"""An XHTML document: an XML prolog (then processing instructions, comments, a DOCTYPE), an ``<html`` root."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +65,12 @@ class Markup:
 
 
 def looks_like_html(body: bytes) -> bool:
-    """Whether a body without a Content-Type starts the way an HTML document does."""
+    """Whether a body without a Content-Type starts the way an HTML or XHTML document does."""
     if body.startswith(b"\xef\xbb\xbf"):
         body = body[3:]
     elif body.startswith(_UTF16_BOMS):
         return True
-    return _HTML_START.match(body, 0, 1024) is not None
+    return _HTML_START.match(body, 0, 1024) is not None or _XHTML_START.match(body, 0, 1024) is not None
 
 
 def scan(body: bytes, names: tuple[bytes, ...], *, limit: int, links: bool = False) -> Markup:

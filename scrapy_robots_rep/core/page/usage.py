@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-PURPOSES = ("search", "ai-input", "ai-train")
-"""The uses a crawl's data may be declared for (``REP_PURPOSES``)."""
+from scrapy_robots_rep.core.content_usage import purposes_refusal
+from scrapy_robots_rep.core.usage_preferences import PURPOSE_NAMES, PURPOSES
+
+__all__ = ["PURPOSES", "PURPOSE_NAMES", "purpose_refusal"]
 
 
 def purpose_refusal(content_signals: Mapping[str, bool], purposes: Iterable[str]) -> str | None:
@@ -13,10 +15,7 @@ def purpose_refusal(content_signals: Mapping[str, bool], purposes: Iterable[str]
 
     That is the case when its robots.txt ``Content-Signal`` says ``no`` to every declared purpose
     (nothing fetched could be used). No declared purpose, or one it allows or does not mention,
-    means None.
+    means None. ``AgentRules.purposes_refusal`` also weighs ``Content-Usage`` for a URL.
     """
-    declared = list(dict.fromkeys(purpose.lower() for purpose in purposes))
-    if not declared or any(content_signals.get(purpose, True) for purpose in declared):
-        return None
-    refused = ", ".join(f"{purpose}=no" for purpose in declared)
-    return f"robots.txt Content-Signal refuses every declared purpose (REP_PURPOSES): {refused}"
+    decision = purposes_refusal(content_signals, None, purposes, ())
+    return None if decision is None else decision.reason

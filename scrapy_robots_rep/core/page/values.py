@@ -3,8 +3,8 @@
 Directives are separated by commas (a semicolon is read as one too, as authors write it); a part
 made only of known words separated by spaces (``noindex nofollow``) is read as those words.
 ``name: value`` parts keep their value; an ``unavailable_after`` date keeps its commas (RFC 822
-and RFC 850 dates have one after the weekday). ``X-Robots-Tag`` values may start with an agent
-scope (``mybot: noindex``) that covers the rest of that header value; a valued directive
+and RFC 850 dates have one after the weekday). ``X-Robots-Tag`` values may hold agent scopes
+(``mybot: noindex``), each covering the value up to the next scope; a valued directive
 (``max-snippet:``, ``unavailable_after:``) is never read as a scope.
 """
 
@@ -40,15 +40,27 @@ class Item:
 
 
 @lru_cache(maxsize=4096)
-def split_scope(header_value: str) -> tuple[str | None, str]:
-    """``("mybot", "noindex")`` for ``mybot: noindex``; ``(None, value)`` when unscoped."""
-    match = _SCOPE.match(header_value)
-    if match is None:
-        return None, header_value
-    name = match.group(1).lower()
-    if name in VALUED_DIRECTIVES or name in BOOLEAN_DIRECTIVES:
-        return None, header_value
-    return name, match.group(2)
+def scoped_parts(header_value: str) -> tuple[tuple[str | None, str], ...]:
+    """One ``X-Robots-Tag`` value cut where a scope starts: ``(scope, text)`` pairs in order,
+    ``scope`` None for the unscoped start. A ``name:`` that is not a directive name starts a
+    scope that runs to the next one (``otherbot: noindex, mybot: nofollow`` gives ``mybot``
+    only ``nofollow``); a valued directive (``max-snippet:``) never does."""
+    parts: list[tuple[str | None, str]] = []
+    scope: str | None = None
+    start = 0
+    for at in (0, *(separator.end() for separator in _SEPARATORS.finditer(header_value))):
+        match = _SCOPE.match(header_value, at)
+        if match is None:
+            continue
+        name = match.group(1).lower()
+        if name in VALUED_DIRECTIVES or name in BOOLEAN_DIRECTIVES:
+            continue
+        before = header_value[start : max(at - 1, 0)]
+        if scope is not None or before.strip(" \t,;"):
+            parts.append((scope, before))
+        scope, start = name, match.start(2)
+    parts.append((scope, header_value[start:]))
+    return tuple(parts)
 
 
 @lru_cache(maxsize=4096)
