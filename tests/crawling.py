@@ -4,7 +4,7 @@
 :class:`CrawlResult`: what the spider received for each request, the items it scraped, the crawl's
 stats, its log records, the crawler and the robots middleware. What the servers saw is in the
 sites' own logs. Requests come in waves: a wave starts once every request of the waves before it
-has reached its callback or errback.
+has reached its callback or errback, and once its condition holds (:func:`obtained`).
 
 The only dependence on the middleware's internals (its class, and the records it announces with
 its ``robots_obtained`` signal) is in :func:`_watch_middleware`.
@@ -52,12 +52,27 @@ _TRACKED = "tests.crawling"
 """Meta key marking the requests whose end a wave waits for."""
 
 
+WaveCondition = Callable[["CrawlingSpider"], bool]
+"""What must hold before a wave starts, polled every few milliseconds (see :func:`obtained`)."""
+
+CONDITION_LIMIT = 30.0
+"""Seconds a wave waits for its condition; then it starts anyway and the test's checks tell."""
+
+
 @dataclass(frozen=True)
 class Wave:
-    """Requests sent ``pause`` seconds after every request of the waves before has ended."""
+    """Requests sent once every request of the waves before has ended and ``after`` holds, then
+    ``pause`` seconds later."""
 
     requests: list[RequestSpec]
     pause: float = 0.0
+    after: WaveCondition | None = None
+
+
+def obtained(origin: str, fetches: int) -> WaveCondition:
+    """A wave condition: ``fetches`` robots.txt fetches of ``origin`` have ended (each announced
+    with a record, whatever its outcome), so that the wave does not race a refresh."""
+    return lambda spider: len(spider.robots.records.get(origin, [])) >= fetches
 
 
 @dataclass
@@ -144,11 +159,14 @@ class CrawlingSpider(Spider):
 
     name = "crawling"
 
-    def __init__(self, waves: list[Wave], page: PageHook | None, lean: bool, **kwargs: Any) -> None:
+    def __init__(
+        self, waves: list[Wave], page: PageHook | None, lean: bool, robots: _MiddlewareWatch, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.waves = waves
         self.page = page
         self.lean = lean
+        self.robots = robots
         self.outcomes: list[Outcome] = []
         self._pending = 0
 
@@ -156,6 +174,10 @@ class CrawlingSpider(Spider):
         for wave in self.waves:
             while self._pending > 0:
                 await asyncio.sleep(0.02)
+            if wave.after is not None:
+                deadline = time.monotonic() + CONDITION_LIMIT
+                while not wave.after(self) and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
             if wave.pause:
                 await asyncio.sleep(wave.pause)
             for spec in wave.requests:
@@ -313,7 +335,7 @@ async def crawl(
     level = logging.getLevelName(str(merged["LOG_LEVEL"]).upper())
     with _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs, _earlier_objects_frozen():
         started = time.monotonic()
-        arguments = {"waves": wave_list, "page": page, "lean": lean} if spider is CrawlingSpider else {}
+        arguments = {"waves": wave_list, "page": page, "lean": lean, "robots": watch} if spider is CrawlingSpider else {}
         await runner.crawl(crawler, **arguments, **(spider_args or {}))
         seconds = time.monotonic() - started
     assert crawler.stats is not None
