@@ -3,15 +3,17 @@ as if they had never been deferred (docs/behaviour.md §7)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest_twisted
 from scrapy import Request
+from scrapy.crawler import Crawler
 from scrapy.http import Response
 
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.settings.measure import ROBOTS
-from tests.sites import Site, Sites, text
+from tests.sites import Hit, Reply, Site, Sites, text
 
 LOW = 40
 SETTINGS = {"CONCURRENT_REQUESTS_PER_DOMAIN": 1}
@@ -28,6 +30,12 @@ def low_then_urgent(site: Site) -> PageHook:
     return hook
 
 
+def deferred(crawlers: list[Crawler]) -> int:
+    """Requests the crawl has deferred so far (read from the server's thread)."""
+    stats = crawlers[0].stats if crawlers else None
+    return int(stats.get_value("rep/requests/deferred", 0)) if stats is not None else 0
+
+
 def downloads(site: Site) -> list[str]:
     return [path for path in site.paths() if path != ROBOTS]
 
@@ -37,9 +45,23 @@ async def test_a_high_priority_request_to_a_fresh_origin_is_downloaded_first(sit
     # Scrapy alone usually downloads /urgent first here too, but not always: its downloader may
     # start on the low ones before the callback's last request is scheduled. Deferred requests
     # are all in hand when they are released, so priority decides every time.
+    # Its robots.txt answers once every request waits for it (the start page waited for its own origin's;
+    # polled from the crawl's stats, at most 10 s), however long the callback's requests take to reach
+    # the middleware on a loaded machine.
+    crawlers: list[Crawler] = []
+
+    def once_all_wait(hit: Hit) -> Reply:
+        deadline = time.monotonic() + 10
+        while deferred(crawlers) < 1 + LOW + 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return text("User-agent: *\nAllow: /\n")
+
     start = sites.start()
-    fresh = sites.start({"/robots.txt": text("User-agent: *\nAllow: /\n")})
-    result = await crawl([f"{start.url}/start"], settings=SETTINGS, page=low_then_urgent(fresh))
+    fresh = sites.start({ROBOTS: once_all_wait})
+    result = await crawl(
+        [f"{start.url}/start"], settings=SETTINGS, page=low_then_urgent(fresh), on_crawler=crawlers.append
+    )
+    assert result.stat("rep/requests/deferred") == 1 + LOW + 1
 
     assert len(downloads(fresh)) == LOW + 1 and len(result.pages) == LOW + 2
     print(f"\n/urgent was download number {downloads(fresh).index('/urgent') + 1}")
