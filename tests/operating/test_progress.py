@@ -36,7 +36,7 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
         {"/robots.txt": text("User-agent: *\nAllow: /\n"), "/slow": Reply(body=PAGE, delay=SLOW_PAGE)}
     )
     # The healthy origin's rules are obtained before the unreachable origin's requests come, so that
-    # every line is about the unreachable one however long the healthy robots.txt takes to arrive.
+    # no line counts both origins' requests, however long the healthy robots.txt takes to arrive.
     result = await crawl(
         [f"{healthy.url}/first"],
         [f"{down.url}/a", f"{down.url}/b"],
@@ -51,7 +51,10 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
     assert {entry.levelno for entry in entries} == {logging.INFO}
     progress = [PROGRESS.fullmatch(entry.message) for entry in entries]
     assert all(progress), [entry.message for entry in entries]
-    lines = [match for match in progress if match is not None]
+    # A loaded machine may log a line while /first waits for its own rules: it names the healthy origin.
+    lines = [
+        match for match in progress if match is not None and healthy.url not in (match["next_origin"], match["drop_origin"])
+    ]
     assert {(line["requests"], line["origins"]) for line in lines} == {("2", "1")}
     named = {line["next_origin"] for line in lines} | {line["drop_origin"] for line in lines}
     assert named - {None} == {down.url}
