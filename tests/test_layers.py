@@ -40,3 +40,19 @@ def test_pure_layer_imports_neither_scrapy_nor_twisted(module):
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
 
     assert result.returncode == 0, f"{module} pulls in {result.stdout.strip()} {result.stderr[-500:]}"
+
+
+PUBLIC_FACE = {"__init__", "__main__", "addon", "exceptions", "robotparser", "signals", "spiders"}
+"""The modules at the package root: what users name in their settings and code; the rest is in packages."""
+
+
+def test_the_package_root_holds_only_the_public_face() -> None:
+    package = importlib.import_module("scrapy_robots_rep")
+    modules = {info.name for info in pkgutil.iter_modules(package.__path__) if not info.ispkg}
+    assert modules - {"__init__", "__main__"} == PUBLIC_FACE - {"__init__", "__main__"}
+
+
+@pytest.mark.parametrize("name", importlib.import_module("scrapy_robots_rep").__all__)
+def test_every_public_name_loads_from_the_package_root(name: str) -> None:
+    package = importlib.import_module("scrapy_robots_rep")
+    assert getattr(package, name).__name__ == name

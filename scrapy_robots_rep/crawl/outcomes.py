@@ -1,85 +1,347 @@
-"""``Ledger``: how each request that reached the robots middleware ended, told everywhere it is told.
+"""``Outcomes``: the one owner of how requests and robots.txt fetches ended, told to every sink.
 
-Every request is allowed, disallowed, dropped as unreachable, or deferred first; each of these
-is counted per origin (the end-of-crawl report) and in the crawl stats, logged, and signalled
-(``scrapy_robots_rep.signals``). A disallowed or dropped request raises the exception its
-errback receives (``docs/behaviour.md`` §7).
+Every checked request ends in exactly one :class:`RequestOutcome` (after being deferred, maybe);
+every robots.txt fetch attempt ends in a conclusion. ``Outcomes`` is told each of them once and
+tells its sinks: the crawl stats, the log, the signals (``scrapy_robots_rep.signals``) and the
+per-origin counts the end-of-crawl report reads. Other counters (cache, Crawl-delay, page-level
+directives, shared stores) are counted through it too, so no other module writes crawl stats.
+One more sink (an audit trail, say) is one more :class:`OutcomeSink` given to :meth:`add_sink`.
+
+One ``Outcomes`` per crawler (:meth:`Outcomes.of`), shared by both middlewares.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, NoReturn
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, ClassVar, NoReturn
+from weakref import WeakKeyDictionary
+
+from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
+from scrapy_robots_rep.policy.deferral import Recovery
+from scrapy_robots_rep.policy.origin import origin_of
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from scrapy.statscollectors import StatsCollector
 
     from scrapy_robots_rep.core import Decision
+    from scrapy_robots_rep.policy.record_cache import CacheRecord
+    from scrapy_robots_rep.policy.records import Conclusion
 
 logger = logging.getLogger("scrapy_robots_rep.downloader.middleware")
+fetch_logger = logging.getLogger("scrapy_robots_rep.downloader.fetch_tasks")
+page_logger = logging.getLogger("scrapy_robots_rep.page.middleware")
+
+ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
+"""Scrapy's own signal for a parsed robots.txt (Scrapy 2.18 and later)."""
 
 
-class Ledger:
-    """Counts, logs and signals the end of every checked request."""
+class RequestOutcome(Enum):
+    """How a checked request ended (``deferred`` is a step before one of the others)."""
+
+    ALLOWED = "allowed"
+    DISALLOWED = "disallowed"
+    REFUSED_PURPOSES = "refused_purposes"
+    DROPPED_UNREACHABLE = "dropped_unreachable"
+    DEFERRED = "deferred"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestEnded:
+    """One request's outcome: the record and decision behind it, where there was one."""
+
+    outcome: RequestOutcome
+    request: Request
+    origin: str
+    decision: Decision | None = None
+    record: CacheRecord | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchEnded:
+    """One attempt to obtain an origin's robots.txt: what it came to, and the request that needed it."""
+
+    origin: str
+    conclusion: Conclusion
+    trigger: Request | None
+    revalidated: bool | None
+    """True for a 304 to a conditional refresh, False for a new body, None when nothing was revalidated."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageDropped:
+    """Something a page's callback yielded, dropped because of the page's directives."""
+
+    response: Response
+    kind: str
+    why: str | None
+    request: Request | None = None
+    """The dropped request; None when an item was dropped."""
+
+
+class OutcomeSink:
+    """Where outcomes are told. Each method does nothing unless a sink overrides it."""
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        """A request was decided, dropped or deferred."""
+
+    def fetch_ended(self, ended: FetchEnded) -> None:
+        """An attempt to obtain an origin's robots.txt ended."""
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        """A request or item a page yielded was dropped."""
+
+
+_STAT_KEYS = {
+    RequestOutcome.ALLOWED: ("rep/requests/allowed",),
+    RequestOutcome.DISALLOWED: ("rep/requests/disallowed", "robotstxt/forbidden"),
+    RequestOutcome.REFUSED_PURPOSES: (
+        "rep/requests/refused_purposes",
+        "rep/requests/disallowed",
+        "robotstxt/forbidden",
+    ),
+    RequestOutcome.DROPPED_UNREACHABLE: ("rep/requests/dropped_unreachable",),
+    RequestOutcome.DEFERRED: ("rep/requests/deferred",),
+}
+
+
+class _Stats(OutcomeSink):
+    """The crawl stats under ``rep/`` (and Scrapy's ``robotstxt/forbidden``)."""
+
+    def __init__(self, stats: StatsCollector) -> None:
+        self._stats = stats
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        for key in _STAT_KEYS[ended.outcome]:
+            self._stats.inc_value(key)
+
+    def fetch_ended(self, ended: FetchEnded) -> None:
+        record = ended.conclusion.record
+        self._stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
+        if record.lifetime_source is not None:
+            self._stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
+        if ended.revalidated is not None:
+            self._stats.inc_value(f"rep/robots/revalidated/{'not_modified' if ended.revalidated else 'modified'}")
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        what = "requests_dropped" if dropped.request is not None else "items_dropped"
+        self._stats.inc_value(f"rep/page/{what}/{dropped.kind}")
+
+
+class _Log(OutcomeSink):
+    """The log lines: each refusal at DEBUG (drops of unreachable origins at INFO), each failed fetch at INFO."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self._crawler = crawler
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        outcome = ended.outcome
+        if outcome is RequestOutcome.ALLOWED:
+            return
+        extra = {"spider": self._crawler.spider}
+        url = ended.request.url
+        if outcome is RequestOutcome.DROPPED_UNREACHABLE:
+            logger.info(
+                "Dropped %(url)s: robots.txt of %(origin)s is unreachable (%(reason)s)",
+                {"url": url, "origin": ended.origin, "reason": ended.reason},
+                extra=extra,
+            )
+        elif outcome is RequestOutcome.DEFERRED:
+            logger.debug(
+                "Deferred %(url)s until robots.txt of %(origin)s is obtained",
+                {"url": url, "origin": ended.origin},
+                extra=extra,
+            )
+        else:
+            decision = ended.decision
+            assert decision is not None
+            rule = decision.rule
+            logger.debug(
+                "Forbidden by robots.txt: %(url)s (group: %(group)s; rule: %(rule)s; %(reason)s)",
+                {
+                    "url": url,
+                    "group": ", ".join(decision.group) or "none",
+                    "rule": f"{rule.text!r} at line {rule.line}" if rule is not None else "none",
+                    "reason": decision.reason,
+                },
+                extra=extra,
+            )
+
+    def fetch_ended(self, ended: FetchEnded) -> None:
+        conclusion = ended.conclusion
+        record = conclusion.record
+        fetch_logger.log(
+            logging.INFO if record.outcome.failed else logging.DEBUG,
+            "robots.txt of %(origin)s: %(outcome)s (%(reason)s)%(next)s",
+            {
+                "origin": ended.origin,
+                "outcome": record.outcome.value,
+                "reason": conclusion.reason,
+                "next": _next_step(conclusion),
+            },
+            extra={"spider": self._crawler.spider},
+        )
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        if dropped.request is not None:
+            page_logger.debug(
+                "Dropped request %s yielded by %s: %s", dropped.request.url, dropped.response.url, dropped.why
+            )
+        else:
+            page_logger.debug("Dropped an item from %s: %s", dropped.response.url, dropped.why)
+
+
+class _Signals(OutcomeSink):
+    """The signals of ``scrapy_robots_rep.signals``, and Scrapy's ``robots_parsed``."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self._signals = crawler.signals
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        outcome = ended.outcome
+        if outcome is RequestOutcome.ALLOWED:
+            return
+        if outcome is RequestOutcome.DEFERRED:
+            self._signals.send_catch_log(signals.request_deferred, request=ended.request, origin=ended.origin)
+        elif outcome is RequestOutcome.DROPPED_UNREACHABLE:
+            self._signals.send_catch_log(
+                signals.request_dropped_unreachable, request=ended.request, origin=ended.origin
+            )
+        else:
+            self._signals.send_catch_log(signals.request_disallowed, request=ended.request, decision=ended.decision)
+
+    def fetch_ended(self, ended: FetchEnded) -> None:
+        robots = ended.conclusion.robots
+        if robots is not None and ROBOTS_PARSED is not None:
+            from scrapy_robots_rep.robotparser import RepRobotParser
+
+            self._signals.send_catch_log(ROBOTS_PARSED, robotparser=RepRobotParser(robots), request=ended.trigger)
+
+
+class _Counts(OutcomeSink):
+    """The per-origin counts of the end-of-crawl report."""
+
+    def __init__(self, accounting: Accounting) -> None:
+        self._accounting = accounting
+
+    def request_ended(self, ended: RequestEnded) -> None:
+        counts = self._accounting.of(ended.origin)
+        outcome = ended.outcome
+        if outcome is RequestOutcome.ALLOWED:
+            counts.allowed += 1
+        elif outcome is RequestOutcome.DROPPED_UNREACHABLE:
+            counts.dropped_unreachable += 1
+        elif outcome is RequestOutcome.DEFERRED:
+            counts.deferred += 1
+        else:
+            decision = ended.decision
+            assert decision is not None
+            rule = decision.rule
+            counts.refused((rule.line, rule.text) if rule is not None else (None, decision.reason))
+
+    def page_dropped(self, dropped: PageDropped) -> None:
+        origin = origin_of(dropped.response.url)
+        if origin is not None:
+            self._accounting.of(origin).page_dropped(dropped.kind)
+
+
+class Outcomes:
+    """Told how each request and robots.txt fetch ended; tells the stats, log, signals and report."""
+
+    _OF: ClassVar[WeakKeyDictionary[Crawler, Outcomes]] = WeakKeyDictionary()
 
     def __init__(self, crawler: Crawler) -> None:
         stats = crawler.stats
         assert stats is not None
-        self._crawler = crawler
         self._stats: StatsCollector = stats
+        self._crawler = crawler
         self.accounting = Accounting()
+        self._sinks: list[OutcomeSink] = [_Stats(stats), _Log(crawler), _Signals(crawler), _Counts(self.accounting)]
 
-    def allowed(self, origin: str) -> None:
-        self.accounting.of(origin).allowed += 1
-        self._stats.inc_value("rep/requests/allowed")
+    @classmethod
+    def of(cls, crawler: Crawler) -> Outcomes:
+        """The crawler's one ``Outcomes``, made on first use."""
+        outcomes = cls._OF.get(crawler)
+        if outcomes is None:
+            outcomes = cls._OF[crawler] = cls(crawler)
+        return outcomes
 
-    def disallowed(self, request: Request, origin: str, decision: Decision) -> NoReturn:
-        self.accounting.of(origin).disallowed += 1
-        self._stats.inc_value("rep/requests/disallowed")
-        self._stats.inc_value("robotstxt/forbidden")
-        rule = decision.rule
-        logger.debug(
-            "Forbidden by robots.txt: %(url)s (group: %(group)s; rule: %(rule)s; %(reason)s)",
-            {
-                "url": request.url,
-                "group": ", ".join(decision.group) or "none",
-                "rule": f"{rule.text!r} at line {rule.line}" if rule is not None else "none",
-                "reason": decision.reason,
-            },
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_disallowed, request=request, decision=decision)
-        raise RobotsDisallowed(request.url, decision)
+    def add_sink(self, sink: OutcomeSink) -> None:
+        self._sinks.append(sink)
 
-    def dropped(self, request: Request, origin: str, reason: str) -> NoReturn:
-        self.accounting.of(origin).dropped_unreachable += 1
-        self._stats.inc_value("rep/requests/dropped_unreachable")
-        logger.info(
-            "Dropped %(url)s: robots.txt of %(origin)s is unreachable (%(reason)s)",
-            {"url": request.url, "origin": origin, "reason": reason},
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_dropped_unreachable, request=request, origin=origin)
-        raise RobotsUnreachable(request.url, origin, reason)
+    def allowed(self, request: Request, origin: str, record: CacheRecord) -> None:
+        self._request_ended(RequestEnded(RequestOutcome.ALLOWED, request, origin, record=record))
 
     def deferred(self, request: Request, origin: str, parked: bool) -> None:
-        counts = self.accounting.of(origin)
-        counts.deferred += 1
-        counts.parked += parked
-        self._stats.inc_value("rep/requests/deferred")
-        logger.debug(
-            "Deferred %(url)s until robots.txt of %(origin)s is obtained",
-            {"url": request.url, "origin": origin},
-            extra={"spider": self._crawler.spider},
-        )
-        self._crawler.signals.send_catch_log(signals.request_deferred, request=request, origin=origin)
+        """``request`` waits for its origin's robots.txt (``parked``: outside the scheduler)."""
+        self._request_ended(RequestEnded(RequestOutcome.DEFERRED, request, origin))
+        self.accounting.of(origin).parked += parked
 
     def released(self, origin: str) -> None:
         """A parked request went back to the engine (or was saved at close)."""
         self.accounting.of(origin).parked -= 1
+
+    def raise_disallowed(self, request: Request, origin: str, decision: Decision, record: CacheRecord) -> NoReturn:
+        """Tell that a rule disallows ``request``, then drop it with the exception its errback receives."""
+        self._request_ended(RequestEnded(RequestOutcome.DISALLOWED, request, origin, decision, record))
+        raise RobotsDisallowed(request.url, decision)
+
+    def raise_refused(self, request: Request, origin: str, decision: Decision, record: CacheRecord) -> NoReturn:
+        """Tell that robots.txt refuses every declared purpose for ``request``, then drop it."""
+        self._request_ended(RequestEnded(RequestOutcome.REFUSED_PURPOSES, request, origin, decision, record))
+        raise RobotsDisallowed(request.url, decision)
+
+    def raise_dropped(self, request: Request, origin: str, reason: str) -> NoReturn:
+        """Tell that ``request``'s origin stayed unreachable, then drop it."""
+        self._request_ended(RequestEnded(RequestOutcome.DROPPED_UNREACHABLE, request, origin, reason=reason))
+        raise RobotsUnreachable(request.url, origin, reason)
+
+    def fetch_ended(
+        self, origin: str, conclusion: Conclusion, trigger: Request | None, revalidated: bool | None
+    ) -> None:
+        ended = FetchEnded(origin, conclusion, trigger, revalidated)
+        for sink in self._sinks:
+            sink.fetch_ended(ended)
+
+    def record_kept(self, origin: str, record: CacheRecord) -> None:
+        """An attempt gave ``origin`` the record its requests are now decided by."""
+        self._crawler.signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
+
+    def page_dropped(self, response: Response, kind: str, why: str | None, request: Request | None = None) -> None:
+        dropped = PageDropped(response, kind, why, request)
+        for sink in self._sinks:
+            sink.page_dropped(dropped)
+
+    def count(self, key: str, count: int = 1) -> None:
+        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...)."""
+        self._stats.inc_value(key, count)
+
+    def gauge(self, key: str, value: int) -> None:
+        """Set a crawl stat that is a level, not a count (cache evictions so far, requests still waiting)."""
+        self._stats.set_value(key, value)
+
+    def _request_ended(self, ended: RequestEnded) -> None:
+        for sink in self._sinks:
+            sink.request_ended(ended)
+
+
+def _next_step(conclusion: Conclusion) -> str:
+    plan = conclusion.plan
+    if plan is None:
+        return ""
+    if plan.recovery is Recovery.RETRY:
+        return f"; next attempt in {plan.delay:.1f}s"
+    if plan.recovery is Recovery.USE_COPY:
+        return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
+    if plan.recovery is Recovery.DROP:
+        return f"; its requests are dropped for {plan.delay:.0f}s"
+    return "; unreachable too long: allow all"

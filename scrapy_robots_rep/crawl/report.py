@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.asyncio import create_looping_call
 
 from scrapy_robots_rep import signals
-from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, summarise
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class CrawlReporter:
             if active.state.cycle_started is not None
         ]
         requests, origins = sum(waiting.values()), len(waiting)
-        parts = [f"{_count(requests, 'request')} of {_count(origins, 'origin')} wait for robots.txt"]
+        parts = [f"{counted(requests, 'request')} of {counted(origins, 'origin')} wait for robots.txt"]
         if attempts:
             at, origin = min(attempts)
             parts.append(
@@ -92,15 +93,13 @@ class CrawlReporter:
         extra = {"spider": self._crawler.spider}
         if waiting:
             count = sum(waiting.values())
-            stats = self._crawler.stats
-            assert stats is not None
-            stats.set_value("rep/requests/still_deferred", count)
+            Outcomes.of(self._crawler).gauge("rep/requests/still_deferred", count)
             logger.warning(
-                "Spider closed (%(reason)s) with %(count)d requests still waiting for robots.txt of "
+                "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of "
                 "%(origins)s%(saved)s",
                 {
                     "reason": reason,
-                    "count": count,
+                    "count": counted(count, "request"),
                     "origins": ", ".join(f"{origin} ({number})" for origin, number in sorted(waiting.items())),
                     "saved": "; saved in JOBDIR, they are crawled when the crawl resumes" if saved else "",
                 },
@@ -139,7 +138,3 @@ class CrawlReporter:
         else:
             reason = "robots.txt could not be fetched"
         self._robots[origin] = RobotsSeen(record.outcome.value, record.status, reason, blocked)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -14,16 +14,14 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from scrapy import signals as scrapy_signals
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, Deferred
 from twisted.python.failure import Failure
 
-from scrapy_robots_rep import signals
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
 from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.records import Conclusion, RecordMaker
-from scrapy_robots_rep.robotparser import RepRobotParser
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -40,10 +38,6 @@ PINNED_ORIGINS = 1024
 """Origins whose last released record is kept beside the cache (released requests reach the
 downloader within a few batches, long before this many other origins are released)."""
 
-ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
-"""Scrapy's ``robots_parsed`` signal (Scrapy >= 2.19 sends it from its own middleware too)."""
-
-
 class Origins:
     """Every origin's record and, for origins being obtained or failing, its ``OriginRobots``."""
 
@@ -56,6 +50,7 @@ class Origins:
         store: SharedStore | None,
     ) -> None:
         self.crawler = crawler
+        self.outcomes = Outcomes.of(crawler)
         self.settings = settings
         self.fetcher = fetcher
         self.parking = parking
@@ -125,9 +120,7 @@ class Origins:
         evictions = self.cache.evictions
         self.cache.put(origin, record)
         if self.cache.evictions != evictions:
-            stats = self.crawler.stats
-            assert stats is not None
-            stats.set_value("rep/cache/evictions", self.cache.evictions)
+            self.outcomes.gauge("rep/cache/evictions", self.cache.evictions)
 
     def cancel_all(self) -> None:
         for active in list(self._active.values()):
@@ -157,9 +150,7 @@ class OriginRobots:
         state.fetching = True
         state.drop_until = None
         self._trigger = trigger
-        stats = self._origins.crawler.stats
-        assert stats is not None
-        stats.inc_value("rep/cache/misses")
+        self._origins.outcomes.count("rep/cache/misses")
         task: Deferred[None] = deferred_from_coro(self._obtain())
         self._task = task
         task.addErrback(_ignore_cancel)
@@ -212,9 +203,7 @@ class OriginRobots:
         previous = origins.record(self.origin)
         shared, locked = await self._consult_store()
         if shared is not None and shared.is_fresh(time.time()):
-            stats = origins.crawler.stats
-            assert stats is not None
-            stats.inc_value("rep/cache/shared_hits")
+            origins.outcomes.count("rep/cache/shared_hits")
             return Conclusion(shared, "obtained by another crawler of the fleet")
         if shared is not None and (previous is None or shared.fetched_at > previous.fetched_at):
             previous = shared
@@ -222,14 +211,14 @@ class OriginRobots:
             validators = previous.validators if previous is not None and previous.holds_rules else None
             result = await origins.fetcher.fetch(self.origin, validators)
             conclusion = origins.maker.conclude(result, previous, self.state, time.time())
-            if validators is not None and conclusion.plan is None:  # a failed refresh revalidated nothing
-                self._count_revalidation(result.hop.not_modified)
+            # a failed refresh revalidated nothing
+            revalidated = result.hop.not_modified if validators is not None and conclusion.plan is None else None
             if origins.store is not None:
                 await _quietly("store", origins.store.store(self.origin, conclusion.record))
         finally:
             if locked and origins.store is not None:
                 await _quietly("release_fetch", origins.store.release_fetch(self.origin))
-        self._report(conclusion)
+        origins.outcomes.fetch_ended(self.origin, conclusion, self._trigger, revalidated)
         return conclusion
 
     async def _consult_store(self) -> tuple[CacheRecord | None, bool]:
@@ -257,44 +246,13 @@ class OriginRobots:
             if waited is not None and waited.is_fresh(time.time()):
                 return waited, False
 
-    def _count_revalidation(self, not_modified: bool) -> None:
-        stats = self._origins.crawler.stats
-        assert stats is not None
-        stats.inc_value(f"rep/robots/revalidated/{'not_modified' if not_modified else 'modified'}")
-
-    def _report(self, conclusion: Conclusion) -> None:
-        """Stats, log and Scrapy's ``robots_parsed`` for one fetch."""
-        crawler = self._origins.crawler
-        record = conclusion.record
-        stats = crawler.stats
-        assert stats is not None
-        stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
-        if record.lifetime_source is not None:
-            stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
-        failed = record.outcome.failed
-        logger.log(
-            logging.INFO if failed else logging.DEBUG,
-            "robots.txt of %(origin)s: %(outcome)s (%(reason)s)%(next)s",
-            {
-                "origin": self.origin,
-                "outcome": record.outcome.value,
-                "reason": conclusion.reason,
-                "next": _next_step(conclusion),
-            },
-            extra=self._extra(),
-        )
-        if conclusion.robots is not None and ROBOTS_PARSED is not None:
-            crawler.signals.send_catch_log(
-                ROBOTS_PARSED, robotparser=RepRobotParser(conclusion.robots), request=self._trigger
-            )
-
     def _settle(self, conclusion: Conclusion, final: bool) -> None:
         """Keep the record; when the task ends (``final``), release the parked requests: they are
         then decided by its rules, or dropped if it ended without any."""
         origins = self._origins
         record = conclusion.record
         origins.remember(self.origin, record)
-        origins.crawler.signals.send_catch_log(signals.robots_obtained, origin=self.origin, record=record)
+        origins.outcomes.record_kept(self.origin, record)
         if final:
             origins.pin(self.origin, record)
             origins.parking.release(self.origin)
@@ -307,19 +265,6 @@ class OriginRobots:
 
     def _extra(self) -> dict[str, Any]:
         return {"spider": self._origins.crawler.spider}
-
-
-def _next_step(conclusion: Conclusion) -> str:
-    plan = conclusion.plan
-    if plan is None:
-        return ""
-    if plan.recovery is Recovery.RETRY:
-        return f"; next attempt in {plan.delay:.1f}s"
-    if plan.recovery is Recovery.USE_COPY:
-        return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
-    if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:.0f}s"
-    return "; unreachable too long: allow all"
 
 
 def _ignore_cancel(failure: Failure) -> Failure | None:

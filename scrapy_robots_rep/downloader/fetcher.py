@@ -19,6 +19,7 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, DeferredSemaphore
 
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
@@ -76,24 +77,23 @@ class RobotsFetcher:
 
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
-        stats = self._crawler.stats
-        assert stats is not None
-        stats.inc_value("rep/robots/fetches")
+        outcomes = Outcomes.of(self._crawler)
+        outcomes.count("rep/robots/fetches")
         hops = 0
         while True:
             request = self._request(url, validators)
-            stats.inc_value("robotstxt/request_count")
+            outcomes.count("robotstxt/request_count")
             try:
                 response = await self._download(request)
             except CancelledError:
                 raise
             except Exception as error:  # any download failure is a judgement, not a crash
-                stats.inc_value(f"rep/robots/error/{type(error).__name__}")
+                outcomes.count(f"rep/robots/error/{type(error).__name__}")
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 return FetchResult(origin, self._policy.judge_failure(reason))
-            stats.inc_value("robotstxt/response_count")
-            stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-            stats.inc_value(f"rep/robots/status/{response.status}")
+            outcomes.count("robotstxt/response_count")
+            outcomes.count(f"robotstxt/response_status_count/{response.status}")
+            outcomes.count(f"rep/robots/status/{response.status}")
             location = response.headers.get(b"Location")
             hop = self._policy.judge_response(
                 response.status,

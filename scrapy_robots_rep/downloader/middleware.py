@@ -14,7 +14,7 @@ How a request travels (``docs/behaviour.md`` §5-§7):
 * ``spider_idle`` keeps the spider open while requests wait; ``spider_closed`` saves them in
   ``JOBDIR`` and reports; ``spider_opened`` takes saved ones back.
 
-How each request ended is told by the ``Ledger``; robots.txt itself is obtained by
+How each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.txt itself is obtained by
 ``OriginRobots``; parked requests wait in ``Parking``; Crawl-delay is held by ``SlotDelays``.
 """
 
@@ -31,7 +31,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
-from scrapy_robots_rep.crawl.outcomes import Ledger
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.concurrency import beside_pages
@@ -71,18 +71,15 @@ class RobotsMiddleware:
             logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
             raise NotConfigured
         check_order(crawler.settings, type(self))
-        stats = crawler.stats
-        assert stats is not None
         self._crawler = crawler
         self._settings = settings
-        self._stats = stats
         store = build_from_crawler(load_object(settings.cache_backend), crawler) if settings.cache_backend else None
         self.parking = Parking(crawler, self._on_release)
         self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
-        self.ledger = Ledger(crawler)
+        self.outcomes = Outcomes.of(crawler)
         self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
         self._saved = SavedRequests(crawler)
-        self._reporter = CrawlReporter(crawler, self.origins, self.ledger.accounting, self._delays, settings.report)
+        self._reporter = CrawlReporter(crawler, self.origins, self.outcomes.accounting, self._delays, settings.report)
         self._offsite: Callable[[Request], bool] | None = None
         self._purposes = settings.purposes
         log_start(crawler, settings, store)
@@ -101,7 +98,7 @@ class RobotsMiddleware:
 
     @property
     def accounting(self) -> Accounting:
-        return self.ledger.accounting
+        return self.outcomes.accounting
 
     def process_request(
         self, request: Request, spider: Spider | None = None
@@ -115,11 +112,11 @@ class RobotsMiddleware:
         if where is Route.DECIDE:
             assert record is not None
             if not released:
-                self._stats.inc_value("rep/cache/hits")
+                self.outcomes.count("rep/cache/hits")
             self._decide(request, origin, record)
             return None
         if where is Route.DROP:
-            self.ledger.dropped(request, origin, self._drop_reason(origin, request))
+            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
         if request.meta.get(SCHEDULED):
             again = request.replace(dont_filter=True)
             del again.meta[SCHEDULED]
@@ -145,18 +142,17 @@ class RobotsMiddleware:
     def _decide(self, request: Request, origin: str, record: CacheRecord) -> None:
         rules = record.rules
         if not rules.allowed(request.url):
-            self.ledger.disallowed(request, origin, rules.explain(request.url))
+            self.outcomes.raise_disallowed(request, origin, rules.explain(request.url), record)
         content_signals = rules.content_signals
         if content_signals and self._purposes:
             refusal = purpose_refusal(content_signals, self._purposes)
             if refusal is not None:
-                self._stats.inc_value("rep/requests/refused_purposes")
-                self.ledger.disallowed(request, origin, Decision(False, None, rules.group, refusal))
+                self.outcomes.raise_refused(request, origin, Decision(False, None, rules.group, refusal), record)
         if content_signals:
             request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
         if rules.crawl_delay and self._delays is not None:
             self._delays.apply(request, origin, rules.crawl_delay)
-        self.ledger.allowed(origin)
+        self.outcomes.allowed(request, origin, record)
 
     def _drop_reason(self, origin: str, request: Request) -> str:
         record = self.origins.record(origin)
@@ -165,11 +161,11 @@ class RobotsMiddleware:
     async def _decide_when_obtained(self, request: Request, origin: str) -> None:
         """A request that bypassed the scheduler cannot be parked: it waits here, not counted
         against ``CONCURRENT_REQUESTS``, until its origin's rules are obtained or it is dropped."""
-        self.ledger.deferred(request, origin, parked=False)
+        self.outcomes.deferred(request, origin, parked=False)
         with beside_pages(self._crawler):
             where, record = await self.origins.settled(origin, request)
         if where is Route.DROP:
-            self.ledger.dropped(request, origin, self._drop_reason(origin, request))
+            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
         assert record is not None
         self._decide(request, origin, record)
 
@@ -179,7 +175,7 @@ class RobotsMiddleware:
             return
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
         if where is Route.PARK:
-            self.ledger.deferred(request, origin, parked=True)
+            self.outcomes.deferred(request, origin, parked=True)
             self.parking.park(origin, request)
             self.origins.of(origin).start(request)
             raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
@@ -187,7 +183,7 @@ class RobotsMiddleware:
 
     def _on_release(self, origin: str, request: Request) -> None:
         """A parked request goes back to the engine, to be decided by the record that released it."""
-        self.ledger.released(origin)
+        self.outcomes.released(origin)
         request.meta[RELEASED] = True
 
     def _on_spider_opened(self, spider: Spider) -> None:
@@ -208,7 +204,7 @@ class RobotsMiddleware:
         waiting = self.parking.by_origin()
         requests = []
         for origin, request in self.parking.take_all():
-            self.ledger.released(origin)
+            self.outcomes.released(origin)
             requests.append(request)
         saved = self._saved.keep(requests) if requests else False
         self._reporter.close(reason, waiting, saved)

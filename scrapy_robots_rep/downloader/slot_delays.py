@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.core.downloader import Downloader, Slot
@@ -77,11 +79,10 @@ class SlotDelays:
         if origin in self.applied:
             return
         self.applied[origin] = (crawl_delay, delay)
-        stats = self._crawler.stats
-        assert stats is not None
-        stats.inc_value("rep/crawl_delay/applied")
+        outcomes = Outcomes.of(self._crawler)
+        outcomes.count("rep/crawl_delay/applied")
         if delay < crawl_delay:
-            stats.inc_value("rep/crawl_delay/capped")
+            outcomes.count("rep/crawl_delay/capped")
             logger.info(
                 "robots.txt of %(origin)s asks for a %(asked)gs delay; capped at REP_CRAWL_DELAY_MAX = %(delay)gs",
                 {"origin": origin, "asked": crawl_delay, "delay": delay},

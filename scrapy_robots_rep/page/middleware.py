@@ -22,6 +22,7 @@ from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import Effect, PageDirectives
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class PageDirectivesMiddleware:
             raise NotConfigured("REP_PAGE_DIRECTIVES is False")
         self.settings = settings
         self.agent = settings.user_agent
+        self._outcomes = Outcomes.of(crawler)
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
 
     @classmethod
@@ -80,7 +82,7 @@ class PageDirectivesMiddleware:
         response.meta[META_KEY] = page
         if page.directives:
             for effect in page.restricted:
-                self._count(f"directive/{effect.value}")
+                self._outcomes.count(f"rep/page/directive/{effect.value}")
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         if response is None or request.meta.get("dont_obey_robotstxt"):
@@ -135,13 +137,7 @@ class PageDirectivesMiddleware:
         return canonicalize_url(request.url) in urls
 
     def _drop_request(self, request: Request, response: Response, kind: str, why: str | None) -> None:
-        self._count(f"requests_dropped/{kind}")
-        logger.debug("Dropped request %s yielded by %s: %s", request.url, response.url, why)
+        self._outcomes.page_dropped(response, kind, why, request)
 
     def _drop_item(self, response: Response, kind: str, why: str | None) -> None:
-        self._count(f"items_dropped/{kind}")
-        logger.debug("Dropped an item from %s: %s", response.url, why)
-
-    def _count(self, key: str) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(f"rep/page/{key}")
+        self._outcomes.page_dropped(response, kind, why)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+RefusalKey = tuple[int | None, str]
+"""What refused requests: a rule's ``(line, text)``, or ``(None, reason)`` when no rule did."""
 
 
 @dataclass(slots=True)
@@ -14,6 +17,17 @@ class OriginCounts:
     dropped_unreachable: int = 0
     deferred: int = 0
     parked: int = 0
+    refusals: dict[RefusalKey, int] = field(default_factory=dict)
+    """Disallowed requests per deciding rule."""
+    page_drops: dict[str, int] = field(default_factory=dict)
+    """Requests and items of this origin's pages dropped, per page-level directive."""
+
+    def refused(self, key: RefusalKey) -> None:
+        self.disallowed += 1
+        self.refusals[key] = self.refusals.get(key, 0) + 1
+
+    def page_dropped(self, kind: str) -> None:
+        self.page_drops[kind] = self.page_drops.get(kind, 0) + 1
 
     @property
     def seen(self) -> int:

@@ -7,14 +7,14 @@ in short, and whole as JSON with ``REP_REPORT``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from scrapy_robots_rep.core import AgentRules
 from scrapy_robots_rep.policy.accounting import OriginCounts
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 LISTED_IN_LOG = 10
 """Origins named per line of the log summary; the JSON report has them all."""
 _EVERY_PATH = re.compile(r"/?(\*+\$?)?")
@@ -33,8 +33,18 @@ class RobotsSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """A rule (or, without one, a reason) and how many requests it refused."""
+
+    line: int | None
+    rule: str | None
+    reason: str | None
+    refused: int
+
+
+@dataclass(frozen=True, slots=True)
 class OriginSummary:
-    """One origin's line of the report."""
+    """One origin's entry of the report."""
 
     origin: str
     robots: RobotsSeen | None
@@ -47,6 +57,19 @@ class OriginSummary:
     """The delay robots.txt asked for, in seconds."""
     delay_applied: float | None = None
     """The delay applied to the origin's downloader slot (capped at ``REP_CRAWL_DELAY_MAX``)."""
+    refusals: list[Refusal] = field(default_factory=list)
+    """Every deciding rule of a disallowed request, the most refusing first."""
+    page_drops: dict[str, int] = field(default_factory=dict)
+    """Requests and items of its pages dropped, per page-level directive."""
+
+    @property
+    def obtained(self) -> bool:
+        """Whether robots.txt gave this origin rules (or allow/disallow all)."""
+        return self.robots is not None and self.robots.outcome not in _NOT_OBTAINED
+
+    @property
+    def blocked(self) -> bool:
+        return self.robots is not None and self.robots.blocks_everything
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,42 +82,93 @@ class CrawlReport:
         return {"v": REPORT_VERSION, "origins": [asdict(summary) for summary in self.origins]}
 
     def lines(self) -> list[tuple[bool, str]]:
-        """The short log summary, as (loud, text): loud lines say an origin is closed to the crawl."""
-        lines: list[tuple[bool, str]] = []
-        blocked = [s for s in self.origins if s.robots is not None and s.robots.blocks_everything]
-        unreachable = [s for s in self.origins if s.dropped_unreachable or s.still_waiting]
-        delayed = [s for s in self.origins if s.delay_applied]
-        total = sum(s.allowed + s.disallowed + s.dropped_unreachable for s in self.origins)
-        lines.append(
+        """The short log summary, as (loud, text): the totals, then one line per origin that matters
+        (closed to the crawl, robots.txt not obtained, the most disallowed) and the delays applied.
+        Loud lines say an origin's pages were not crawled."""
+        origins = self.origins
+        total = sum(s.allowed + s.disallowed + s.dropped_unreachable for s in origins)
+        lines = [
             (
                 False,
-                f"robots.txt report: {len(self.origins)} origins, {total} requests decided: "
-                f"{sum(s.allowed for s in self.origins)} allowed, {sum(s.disallowed for s in self.origins)} "
-                f"disallowed, {sum(s.dropped_unreachable for s in self.origins)} dropped as unreachable, "
-                f"{sum(s.still_waiting for s in self.origins)} still waiting",
+                f"robots.txt report: {counted(len(origins), 'origin')}, {counted(total, 'request')} decided: "
+                f"{sum(s.allowed for s in origins)} allowed, {sum(s.disallowed for s in origins)} "
+                f"disallowed, {sum(s.dropped_unreachable for s in origins)} dropped as unreachable, "
+                f"{sum(s.still_waiting for s in origins)} still waiting",
             )
-        )
-        for summary in blocked:
-            why = summary.robots.reason if summary.robots else ""
-            text = f"{summary.origin} blocks this crawler entirely ({why}): {summary.disallowed} requests disallowed"
-            lines.append((True, text))
-        if unreachable:
-            named = ", ".join(
-                f"{s.origin} ({s.dropped_unreachable} dropped, {s.still_waiting} waiting)"
-                for s in unreachable[:LISTED_IN_LOG]
-            )
-            more = f" and {len(unreachable) - LISTED_IN_LOG} more" if len(unreachable) > LISTED_IN_LOG else ""
-            lines.append((True, f"robots.txt could not be obtained for {len(unreachable)} origins: {named}{more}"))
+        ]
+        blocked = [s for s in origins if s.blocked]
+        missing = [s for s in origins if not s.obtained and (s.dropped_unreachable or s.still_waiting)]
+        waiting = [s for s in origins if s.obtained and s.still_waiting]
+        refusing = sorted(
+            (s for s in origins if s.disallowed and not s.blocked), key=lambda s: (-s.disallowed, s.origin)
+        )[:MOST_DISALLOWED]
+        lines += _listed(blocked, True, _blocked_text)
+        lines += _listed(missing, True, _missing_text)
+        lines += _listed(waiting, False, _waiting_text)
+        lines += [(False, _refusing_text(summary)) for summary in refusing]
+        delayed = [s for s in origins if s.delay_applied]
         if delayed:
             named = ", ".join(_delay_text(s) for s in delayed[:LISTED_IN_LOG])
             more = f" and {len(delayed) - LISTED_IN_LOG} more" if len(delayed) > LISTED_IN_LOG else ""
-            lines.append((False, f"Crawl-delay applied to {len(delayed)} origins: {named}{more}"))
+            lines.append((False, f"Crawl-delay applied to {counted(len(delayed), 'origin')}: {named}{more}"))
         return lines
+
+
+_NOT_OBTAINED = frozenset({"unreachable", "deferred"})
+MOST_DISALLOWED = 5
+"""Origins with the most disallowed requests named in the log summary."""
+TOP_RULES = 3
+"""Deciding rules named per origin in the log summary."""
+
+
+def _listed(summaries: list[OriginSummary], loud: bool, text: Callable[[OriginSummary], str]) -> list[tuple[bool, str]]:
+    """One line per origin, the first ``LISTED_IN_LOG`` of them, and how many more there are."""
+    lines = [(loud, text(summary)) for summary in summaries[:LISTED_IN_LOG]]
+    if len(summaries) > LISTED_IN_LOG:
+        lines.append((loud, f"... and {counted(len(summaries) - LISTED_IN_LOG, 'more origin')} like these"))
+    return lines
+
+
+def _blocked_text(summary: OriginSummary) -> str:
+    why = summary.robots.reason if summary.robots else ""
+    refused = counted(summary.disallowed, "request")
+    return f"{summary.origin}: blocks this crawler entirely ({why}): {refused} disallowed"
+
+
+def _missing_text(summary: OriginSummary) -> str:
+    robots = summary.robots
+    if robots is None:
+        how = "robots.txt not obtained before the crawl closed"
+    else:
+        status = f", HTTP {robots.status}" if robots.status is not None else ""
+        how = f"robots.txt could not be obtained ({robots.outcome}{status})"
+    return (
+        f"{summary.origin}: {how}: {counted(summary.dropped_unreachable, 'request')} dropped, "
+        f"{summary.still_waiting} still waiting"
+    )
+
+
+def _waiting_text(summary: OriginSummary) -> str:
+    return f"{summary.origin}: rules obtained, {counted(summary.still_waiting, 'request')} still waiting at close"
+
+
+def _refusing_text(summary: OriginSummary) -> str:
+    rules = ", ".join(
+        (f"line {refusal.line} {refusal.rule!r}" if refusal.line is not None else str(refusal.reason))
+        + f" ({refusal.refused})"
+        for refusal in summary.refusals[:TOP_RULES]
+    )
+    return f"{summary.origin}: {counted(summary.disallowed, 'request')} disallowed, by {rules}"
 
 
 def _delay_text(summary: OriginSummary) -> str:
     asked = f" (asked {summary.crawl_delay:g}s)" if summary.crawl_delay != summary.delay_applied else ""
     return f"{summary.origin} {summary.delay_applied:g}s{asked}"
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 origin``, ``2 origins``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def summarise(
@@ -109,6 +183,12 @@ def summarise(
     for origin in origins:
         origin_counts = counts.get(origin) or OriginCounts()
         asked, applied = delays.get(origin, (None, None))
+        refusals = [
+            Refusal(line, text if line is not None else None, text if line is None else None, refused)
+            for (line, text), refused in sorted(
+                origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
+            )
+        ]
         summaries.append(
             OriginSummary(
                 origin=origin,
@@ -120,6 +200,8 @@ def summarise(
                 still_waiting=waiting.get(origin, 0),
                 crawl_delay=asked,
                 delay_applied=applied,
+                refusals=refusals,
+                page_drops=dict(sorted(origin_counts.page_drops.items())),
             )
         )
     return CrawlReport(summaries)

@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 from urllib.parse import quote
 
 from scrapy_robots_rep.core.modes import matching_mode
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.statscollectors import StatsCollector
+
 
 logger = logging.getLogger(__name__)
 
@@ -72,15 +73,15 @@ class SharedStore(ABC):
     stats_prefix: ClassVar[str] = "rep/store/"
     """Prefix of this store's keys in the crawl stats."""
 
-    def __init__(self, *, scope: Scope, stats: StatsCollector) -> None:
+    def __init__(self, *, scope: Scope, outcomes: Outcomes) -> None:
         self.scope = scope
-        self._stats = stats
+        self._outcomes = outcomes
         self._warned_unreadable = False
 
     @classmethod
     def from_crawler(cls: type[_Store], crawler: Crawler) -> _Store:
         """Build for ``crawler``: its settings give the scope, its stats collector the counts."""
-        return cls(scope=Scope.of(rep_settings(crawler.settings)), stats=crawler.stats)
+        return cls(scope=Scope.of(rep_settings(crawler.settings)), outcomes=Outcomes.of(crawler))
 
     @abstractmethod
     async def load(self, origin: str) -> CacheRecord | None:
@@ -127,7 +128,7 @@ class SharedStore(ABC):
 
     def count(self, name: str, value: int = 1) -> None:
         """Add ``value`` to the crawl stat ``<stats_prefix><name>``."""
-        self._stats.inc_value(self.stats_prefix + name, value)
+        self._outcomes.count(self.stats_prefix + name, value)
 
     @staticmethod
     def encode(record: CacheRecord) -> str:

@@ -26,13 +26,13 @@ try:
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.statscollectors import StatsCollector
 
     from scrapy_robots_rep.policy.record_cache import CacheRecord
 
@@ -136,12 +136,12 @@ class RedisStore(SharedStore):
         client: Redis,
         *,
         scope: Scope,
-        stats: StatsCollector,
+        outcomes: Outcomes,
         prefix: str,
         lock_timeout: float,
         keep_after_expiry: float,
     ) -> None:
-        super().__init__(scope=scope, stats=stats)
+        super().__init__(scope=scope, outcomes=outcomes)
         self._client = client
         self._prefix = prefix
         self._lock_ms = max(1, round(lock_timeout * 1000))
@@ -179,7 +179,7 @@ class RedisStore(SharedStore):
         return cls(
             client,
             scope=Scope.of(settings),
-            stats=crawler.stats,
+            outcomes=Outcomes.of(crawler),
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,

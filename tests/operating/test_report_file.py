@@ -10,6 +10,7 @@ import pytest
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
+from scrapy_robots_rep.policy.report import REPORT_VERSION
 from scrapy_robots_rep.policy.settings import SettingsError
 from tests.crawling import crawl, request
 from tests.sites import Sites, text
@@ -57,7 +58,7 @@ async def test_a_report_that_cannot_be_written_is_an_error_that_ends_the_crawl_c
     assert result.stats["finish_reason"] == "finished"
     errors = result.messages(logging.ERROR)
     assert len(errors) == 1 and errors[0].startswith("Could not write the robots.txt report (REP_REPORT): "), errors
-    assert result.messages(logging.INFO, "robots.txt report: 1 origins, 2 requests decided")
+    assert result.messages(logging.INFO, "robots.txt report: 1 origin, 2 requests decided")
 
 
 @pytest_twisted.ensureDeferred
@@ -70,7 +71,7 @@ async def test_a_site_closed_by_a_legacy_403_is_reported_as_blocking_everything(
 
     assert result.failures == {f"{site.url}/a": RobotsDisallowed, f"{site.url}/b": RobotsDisallowed}
     loud = result.messages(logging.WARNING, "blocks this crawler entirely")
-    assert len(loud) == 1 and loud[0].startswith(f"{site.url} blocks this crawler entirely (")
+    assert len(loud) == 1 and loud[0].startswith(f"{site.url}: blocks this crawler entirely (")
     assert "403" in loud[0] and loud[0].endswith("): 2 requests disallowed")
     (entry,) = json.loads(path.read_text())["origins"]
     assert entry["robots"]["outcome"] == "disallow_all"
@@ -81,7 +82,7 @@ async def test_a_site_closed_by_a_legacy_403_is_reported_as_blocking_everything(
 @pytest_twisted.ensureDeferred
 async def test_a_crawl_that_checked_no_origin_still_replaces_an_earlier_report(sites: Sites, tmp_path: Path) -> None:
     path = tmp_path / "report.json"
-    path.write_text(json.dumps({"v": 1, "origins": [{"origin": "https://earlier-run.test"}]}))
+    path.write_text(json.dumps({"v": REPORT_VERSION, "origins": [{"origin": "https://earlier-run.test"}]}))
     site = sites.start({"/robots.txt": text("User-agent: *\nDisallow: /\n")})
     result = await crawl(
         [request(f"{site.url}/a", meta={"dont_obey_robotstxt": True})], settings={"REP_REPORT": str(path)}
@@ -89,5 +90,5 @@ async def test_a_crawl_that_checked_no_origin_still_replaces_an_earlier_report(s
 
     assert result.pages == [f"{site.url}/a"]
     assert site.paths() == ["/a"]
-    assert json.loads(path.read_text()) == {"v": 1, "origins": []}
+    assert json.loads(path.read_text()) == {"v": REPORT_VERSION, "origins": []}
     assert result.messages(logging.INFO, "robots.txt report:") == []

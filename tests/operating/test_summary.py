@@ -19,6 +19,7 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer
 
+from scrapy_robots_rep.policy.report import REPORT_VERSION
 from tests.crawling import CrawlResult, crawl
 from tests.sites import Site, Sites, closed_port_url, text
 
@@ -55,6 +56,8 @@ REPORT_KEYS = {
     "still_waiting",
     "crawl_delay",
     "delay_applied",
+    "refusals",
+    "page_drops",
 }
 
 
@@ -98,7 +101,7 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReportedCrawl
 def test_a_fully_disallowed_origin_gets_a_loud_line_naming_the_rule(reported: ReportedCrawl) -> None:
     blocked = reported.origins["blocked"]
     loud = reported.result.messages(logging.WARNING, "blocks this crawler entirely")
-    assert loud == [f"{blocked} blocks this crawler entirely ('Disallow: /' at line 3, group *): 3 requests disallowed"]
+    assert loud == [f"{blocked}: blocks this crawler entirely ('Disallow: /' at line 3, group *): 3 requests disallowed"]
     assert {entry.levelno for entry in reported.result.logs if "blocks this crawler" in entry.message} == {
         logging.WARNING
     }
@@ -116,16 +119,30 @@ def test_origins_that_allow_something_are_not_called_blocked(reported: ReportedC
 
 def test_unreachable_origins_are_named_with_their_dropped_requests(reported: ReportedCrawl) -> None:
     down, refused = reported.origins["down"], reported.origins["refused"]
-    named = sorted([f"{down} (2 dropped, 0 waiting)", f"{refused} (1 dropped, 0 waiting)"])
-    assert reported.result.messages(logging.WARNING, "could not be obtained") == [
-        f"robots.txt could not be obtained for 2 origins: {', '.join(named)}"
-    ]
+    assert sorted(reported.result.messages(logging.WARNING, "could not be obtained")) == sorted(
+        [
+            f"{down}: robots.txt could not be obtained (unreachable, HTTP 503): 2 requests dropped, 0 still waiting",
+            f"{refused}: robots.txt could not be obtained (unreachable): 1 request dropped, 0 still waiting",
+        ]
+    )
+
+
+def test_the_most_disallowed_origins_are_named_with_their_deciding_rules(reported: ReportedCrawl) -> None:
+    lines = reported.result.messages(logging.INFO, "disallowed, by line")
+    assert sorted(lines) == sorted(
+        [
+            f"{reported.origins['one door open']}: 1 request disallowed, by line 2 'Disallow: /' (1)",
+            f"{reported.origins['home page only']}: 1 request disallowed, by line 2 'Disallow: /$' (1)",
+            f"{reported.origins['delayed']}: 1 request disallowed, by line 3 'Disallow: /private' (1)",
+        ]
+    )
+    assert reported.entry("blocked")["refusals"] == [{"line": 3, "rule": "Disallow: /", "reason": None, "refused": 3}]
 
 
 def test_the_crawl_delay_is_reported_as_applied_and_capped(reported: ReportedCrawl) -> None:
     delayed = reported.origins["delayed"]
     assert reported.result.messages(logging.INFO, "Crawl-delay applied") == [
-        f"Crawl-delay applied to 1 origins: {delayed} {DELAY_MAX:g}s (asked {ASKED_DELAY}s)"
+        f"Crawl-delay applied to 1 origin: {delayed} {DELAY_MAX:g}s (asked {ASKED_DELAY}s)"
     ]
     assert reported.result.stat("rep/crawl_delay/applied") == reported.result.stat("rep/crawl_delay/capped") == 1
     times = [hit.time for hit in reported.sites["delayed"].hits() if hit.path.startswith("/d")]
@@ -155,7 +172,7 @@ def test_the_totals_line_adds_up_with_the_stats(reported: ReportedCrawl) -> None
 
 def test_the_report_file_has_every_origin_with_its_outcome_and_counts(reported: ReportedCrawl) -> None:
     report = reported.report()
-    assert report["v"] == 1
+    assert report["v"] == REPORT_VERSION
     origins = [entry["origin"] for entry in report["origins"]]
     assert origins == sorted(reported.origins.values())
     assert all(set(entry) == REPORT_KEYS for entry in report["origins"])

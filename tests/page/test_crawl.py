@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest_twisted
@@ -27,7 +29,7 @@ def follow_links(response: Response, spider: CrawlingSpider) -> Iterator[Any]:
 
 
 @pytest_twisted.ensureDeferred
-async def test_nofollow_pages_links_are_not_fetched(sites: Sites) -> None:
+async def test_nofollow_pages_links_are_not_fetched(sites: Sites, tmp_path: Path) -> None:
     site = sites.start(
         {
             "/robots.txt": ROBOTS,
@@ -45,11 +47,13 @@ async def test_nofollow_pages_links_are_not_fetched(sites: Sites) -> None:
             f"{site.url}{path}"
             for path in ("/plain", "/meta", "/agent-meta", "/header", "/other-agent", "/body-meta", "/commented")
         ],
-        settings=SETTINGS,
+        settings={**SETTINGS, "REP_REPORT": str(tmp_path / "report.json")},
         page=follow_links,
     )
     fetched = set(site.paths())
     assert {"/p1", "/o1", "/c1"} <= fetched
+    [entry] = json.loads((tmp_path / "report.json").read_text())["origins"]
+    assert entry["page_drops"] == {"nofollow": 5, "noindex": 1}
     assert not {"/m1", "/m2", "/a1", "/h1", "/b1"} & fetched
     assert result.stat("rep/page/requests_dropped/nofollow") == 5
     assert result.stat("rep/page/directive/nofollow") == 4

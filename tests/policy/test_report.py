@@ -92,50 +92,57 @@ def test_summarise_of_nothing_is_an_empty_report() -> None:
     assert summarise({}, {}, {}, {}).origins == []
 
 
-def test_the_log_summary_totals_then_blocked_unreachable_and_delayed_origins() -> None:
+def counts(allowed: int = 0, refusals: dict | None = None, **other: int) -> OriginCounts:
+    """Counts whose ``disallowed`` comes from the refusals, as the crawl counts them."""
+    origin_counts = OriginCounts(allowed=allowed, **other)
+    for key, number in (refusals or {}).items():
+        for _ in range(number):
+            origin_counts.refused(key)
+    return origin_counts
+
+
+def test_the_log_summary_totals_then_one_line_per_origin_that_matters() -> None:
     report = summarise(
         {
-            "https://blocked.test": OriginCounts(disallowed=4, deferred=4),
-            "https://down.test": OriginCounts(dropped_unreachable=2, deferred=2),
-            "https://slow.test": OriginCounts(allowed=5, disallowed=1, deferred=1),
-            "https://polite.test": OriginCounts(allowed=2),
+            "https://blocked.test": counts(refusals={(2, "Disallow: /"): 4}, deferred=4),
+            "https://down.test": counts(dropped_unreachable=2, deferred=2),
+            "https://slow.test": counts(allowed=5, refusals={(3, "Disallow: /tmp"): 1}, deferred=1),
+            "https://polite.test": counts(allowed=2, refusals={(4, "Disallow: /a"): 2, (7, "Disallow: /b*"): 5}),
+            "https://late.test": counts(allowed=1),
         },
         {
             "https://blocked.test": seen(reason="'Disallow: /' at line 2, group *", blocked=True),
             "https://down.test": seen("unreachable", 503),
             "https://slow.test": seen(),
             "https://polite.test": seen(),
+            "https://late.test": seen(),
         },
         {"https://slow.test": (30.0, 5.0), "https://polite.test": (0.5, 0.5)},
-        {"https://waiting.test": 3},
+        {"https://waiting.test": 3, "https://late.test": 1},
     )
 
     assert report.lines() == [
         (
             False,
-            "robots.txt report: 5 origins, 14 requests decided: 7 allowed, 5 disallowed, "
-            "2 dropped as unreachable, 3 still waiting",
+            "robots.txt report: 6 origins, 22 requests decided: 8 allowed, 12 disallowed, "
+            "2 dropped as unreachable, 4 still waiting",
         ),
-        (
-            True,
-            "https://blocked.test blocks this crawler entirely ('Disallow: /' at line 2, group *): "
-            "4 requests disallowed",
-        ),
-        (
-            True,
-            "robots.txt could not be obtained for 2 origins: https://down.test (2 dropped, 0 waiting), "
-            "https://waiting.test (0 dropped, 3 waiting)",
-        ),
+        (True, "https://blocked.test: blocks this crawler entirely ('Disallow: /' at line 2, group *): 4 requests disallowed"),
+        (True, "https://down.test: robots.txt could not be obtained (unreachable, HTTP 503): 2 requests dropped, 0 still waiting"),
+        (True, "https://waiting.test: robots.txt not obtained before the crawl closed: 0 requests dropped, 3 still waiting"),
+        (False, "https://late.test: rules obtained, 1 request still waiting at close"),
+        (False, "https://polite.test: 7 requests disallowed, by line 7 'Disallow: /b*' (5), line 4 'Disallow: /a' (2)"),
+        (False, "https://slow.test: 1 request disallowed, by line 3 'Disallow: /tmp' (1)"),
         (False, "Crawl-delay applied to 2 origins: https://polite.test 0.5s, https://slow.test 5s (asked 30s)"),
     ]
 
 
-def test_a_quiet_crawl_has_only_the_totals_line() -> None:
-    report = summarise({"https://a.test": OriginCounts(allowed=2, deferred=1)}, {"https://a.test": seen()}, {}, {})
+def test_a_quiet_crawl_has_only_the_totals_line_with_singulars() -> None:
+    report = summarise({"https://a.test": OriginCounts(allowed=1, deferred=1)}, {"https://a.test": seen()}, {}, {})
     assert report.lines() == [
         (
             False,
-            "robots.txt report: 1 origins, 2 requests decided: 2 allowed, 0 disallowed, "
+            "robots.txt report: 1 origin, 1 request decided: 1 allowed, 0 disallowed, "
             "0 dropped as unreachable, 0 still waiting",
         ),
     ]
@@ -150,18 +157,18 @@ def test_long_lists_name_the_first_origins_and_count_the_others() -> None:
         {origin: (1.0, 1.0) for origin in origins},
         {},
     )
-    unreachable, delayed = report.lines()[1][1], report.lines()[2][1]
-    assert unreachable.startswith(f"robots.txt could not be obtained for {many} origins: ")
-    assert unreachable.endswith(" and 3 more")
-    assert unreachable.count("https://") == LISTED_IN_LOG
-    assert origins[LISTED_IN_LOG - 1] in unreachable and origins[LISTED_IN_LOG] not in unreachable
+    lines = [text for _, text in report.lines()]
+    unreachable = [text for text in lines if "not obtained" in text]
+    assert [text.split(":", 2)[0] + ":" + text.split(":", 2)[1] for text in unreachable] == origins[:LISTED_IN_LOG]
+    assert "... and 3 more origins like these" in lines
+    delayed = lines[-1]
     assert delayed.startswith(f"Crawl-delay applied to {many} origins: ") and delayed.endswith(" and 3 more")
     assert delayed.count("https://") == LISTED_IN_LOG
 
 
 def test_the_json_form_has_every_field_of_every_origin() -> None:
     report = summarise(
-        {"https://a.test": OriginCounts(allowed=1, disallowed=2, dropped_unreachable=0, deferred=3)},
+        {"https://a.test": counts(allowed=1, refusals={(2, "Disallow: /x"): 2}, deferred=3)},
         {"https://a.test": seen(reason="'Disallow: /x' at line 2, group *")},
         {"https://a.test": (4.0, 1.5)},
         {"https://b.test": 1},
@@ -186,6 +193,8 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 0,
                 "crawl_delay": 4.0,
                 "delay_applied": 1.5,
+                "refusals": [{"line": 2, "rule": "Disallow: /x", "reason": None, "refused": 2}],
+                "page_drops": {},
             },
             {
                 "origin": "https://b.test",
@@ -197,6 +206,8 @@ def test_the_json_form_has_every_field_of_every_origin() -> None:
                 "still_waiting": 1,
                 "crawl_delay": None,
                 "delay_applied": None,
+                "refusals": [],
+                "page_drops": {},
             },
         ],
     }

@@ -59,10 +59,13 @@ async def test_waiting_polls_load_until_a_fresh_record_or_the_timeout(store: Dic
 
 
 @on_asyncio
-async def test_unreadable_data_is_counted_and_read_as_missing(store: DictStore) -> None:
+async def test_unreadable_data_is_counted_and_read_as_missing() -> None:
+    DictStore.shared = {}
+    crawler = get_crawler(settings_dict={"USER_AGENT": "mybot/1.0"})
+    store = build_from_crawler(DictStore, crawler)
     DictStore.shared[store.key(ORIGIN)] = "{"
     assert await store.load(ORIGIN) is None
-    assert store._stats.get_value("rep/dict/invalid_records") == 1
+    assert crawler.stats.get_value("rep/dict/invalid_records") == 1
 
 
 def test_the_scope_is_the_reduced_agent_the_matching_mode_and_the_status_policy(store: DictStore) -> None:
