@@ -29,9 +29,10 @@ demo: $(VENV)/.installed
 test: lint redis-server
 	$(BIN)/python -m pytest
 
-# Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports) and mypy --strict
-# on the package (it ships py.typed, so its types must hold).
+# Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports), the code formatted
+# as `ruff format` writes it, and mypy --strict on the package (it ships py.typed, so its types must hold).
 .PHONY: lint
 lint: $(VENV)/.installed
 	$(BIN)/ruff check
+	$(BIN)/ruff format --check
 	$(BIN)/mypy

@@ -181,7 +181,9 @@ class CrawlingSpider(Spider):
             if wave.pause:
                 await asyncio.sleep(wave.pause)
             for spec in wave.requests:
-                yield self.track(Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self))
+                yield self.track(
+                    Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self)
+                )
 
     def track(self, request: Request) -> Request:
         """Count ``request`` in its wave and record its outcome (it needs this spider's callbacks)."""
@@ -335,7 +337,9 @@ async def crawl(
     level = logging.getLevelName(str(merged["LOG_LEVEL"]).upper())
     with _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs, _earlier_objects_frozen():
         started = time.monotonic()
-        arguments = {"waves": wave_list, "page": page, "lean": lean, "robots": watch} if spider is CrawlingSpider else {}
+        arguments = (
+            {"waves": wave_list, "page": page, "lean": lean, "robots": watch} if spider is CrawlingSpider else {}
+        )
         await runner.crawl(crawler, **arguments, **(spider_args or {}))
         seconds = time.monotonic() - started
     assert crawler.stats is not None

@@ -120,8 +120,7 @@ def origin_warnings(robots_origin: str | None, urls: Sequence[str]) -> dict[str,
             warnings[url] = f"{origin} is another origin than this robots.txt's ({robots_origin}): its own applies"
         else:
             warnings[url] = (
-                f"{origin} is another origin than the first URL's ({expected}): "
-                "a robots.txt speaks for one origin only"
+                f"{origin} is another origin than the first URL's ({expected}): a robots.txt speaks for one origin only"
             )
     return warnings
 

@@ -23,9 +23,7 @@ def robots_origin(url: str) -> str:
     origin = origin_of(url)
     parts = urlsplit(url)
     if origin is None or parts.path != "/robots.txt" or parts.query:
-        raise ValueError(
-            f"ROBOTS URL must be <origin>/robots.txt, e.g. https://example.com/robots.txt, got {url!r}"
-        )
+        raise ValueError(f"ROBOTS URL must be <origin>/robots.txt, e.g. https://example.com/robots.txt, got {url!r}")
     return origin
 
 

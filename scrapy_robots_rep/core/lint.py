@@ -147,8 +147,10 @@ def numbered_groups(mode: MatchingMode, directives: list[Directive]) -> list[tup
     value replaced by its line number gives every group's user-agent lines.
     """
     values = {number: value for number, field, value in directives if field == USER_AGENT}
-    numbered = [(number, field, str(number)) if field == USER_AGENT else (number, field, value)
-                for number, field, value in directives]
+    numbered = [
+        (number, field, str(number)) if field == USER_AGENT else (number, field, value)
+        for number, field, value in directives
+    ]
     result = []
     for group in mode.group(numbered):
         numbers = tuple(int(agent) for agent in group.agents)
@@ -232,9 +234,7 @@ def _value_warnings(directives: Iterable[Directive]) -> Iterable[LintWarning]:
     for number, field, value in directives:
         written = _WRITTEN.get(field)
         if field == SITEMAP and not _is_absolute_http_url(value):
-            yield LintWarning(
-                number, LintKind.BAD_SITEMAP, f"Sitemap must be an absolute http(s) URL, got {value!r}"
-            )
+            yield LintWarning(number, LintKind.BAD_SITEMAP, f"Sitemap must be an absolute http(s) URL, got {value!r}")
         elif (field == CRAWL_DELAY and crawl_delay_seconds(value) is None) or (
             field == REQUEST_RATE and request_rate_seconds(value) is None
         ):
@@ -273,10 +273,7 @@ def _agent_value_problem(value: str) -> str | None:
             f"{value!r} is not a product token (letters, '_' and '-' only): "
             "rfc9309 matching reads it as '' and the group applies to no robot"
         )
-    return (
-        f"{value!r} is not a product token (letters, '_' and '-' only): "
-        f"rfc9309 matching reads it as {token!r}"
-    )
+    return f"{value!r} is not a product token (letters, '_' and '-' only): rfc9309 matching reads it as {token!r}"
 
 
 def _outside_group_warnings(

@@ -95,8 +95,7 @@ class CrawlReporter:
             count = sum(waiting.values())
             Outcomes.of(self._crawler).gauge("rep/requests/still_deferred", count)
             logger.warning(
-                "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of "
-                "%(origins)s%(saved)s",
+                "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of %(origins)s%(saved)s",
                 {
                     "reason": reason,
                     "count": counted(count, "request"),

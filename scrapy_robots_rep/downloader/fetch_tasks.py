@@ -38,6 +38,7 @@ PINNED_ORIGINS = 1024
 """Origins whose last released record is kept beside the cache (released requests reach the
 downloader within a few batches, long before this many other origins are released)."""
 
+
 class Origins:
     """Every origin's record and, for origins being obtained or failing, its ``OriginRobots``."""
 

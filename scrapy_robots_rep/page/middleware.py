@@ -38,6 +38,7 @@ CONTENT_SIGNALS_META = "rep_content_signals"
 """``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
 (a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
 
+
 class PageDirectivesMiddleware:
     """Obeys robots meta tags, ``X-Robots-Tag`` and content-usage signals (docs/behaviour.md §10).
 

@@ -58,15 +58,16 @@ def test_text_report_names_group_rule_line_and_reason(capsys, robots_file):
 
 
 def test_legacy_matching_takes_the_first_prefix_and_ignores_wildcards(capsys, robots_file):
-    status, out, _ = run(
-        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", "legacy"
-    )
+    status, out, _ = run(capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", "legacy")
 
     assert status == 1
-    assert f"disallowed  {CATALOG}\n  group     User-agent: * (line 1)\n  rule      line 2: Disallow: /shop\n" \
+    assert (
+        f"disallowed  {CATALOG}\n  group     User-agent: * (line 1)\n  rule      line 2: Disallow: /shop\n"
         "  reason    first match" in out
-    assert f"allowed     {PDF}\n  group     User-agent: * (line 1)\n  rule      none\n" \
-        "  reason    no rule matched" in out
+    )
+    assert (
+        f"allowed     {PDF}\n  group     User-agent: * (line 1)\n  rule      none\n  reason    no rule matched" in out
+    )
 
 
 def test_exit_status_is_0_when_every_url_is_allowed(capsys, robots_file):
@@ -78,13 +79,20 @@ def test_exit_status_is_0_when_every_url_is_allowed(capsys, robots_file):
 
 def test_agent_specific_group_is_chosen(capsys, robots_file):
     status, out, _ = run(
-        capsys, "check", robots_file, "https://example.com/private/a", "https://example.com/shop",
-        "--agent", "mybot",
+        capsys,
+        "check",
+        robots_file,
+        "https://example.com/private/a",
+        "https://example.com/shop",
+        "--agent",
+        "mybot",
     )
 
     assert status == 1
-    assert "disallowed  https://example.com/private/a\n  group     User-agent: mybot (line 7)\n" \
+    assert (
+        "disallowed  https://example.com/private/a\n  group     User-agent: mybot (line 7)\n"
         "  rule      line 8: Disallow: /private" in out
+    )
     assert "allowed     https://example.com/shop\n  group     User-agent: mybot (line 7)\n  rule      none" in out
 
 
@@ -94,7 +102,15 @@ def test_agent_specific_group_is_chosen(capsys, robots_file):
 )
 def test_json_report(capsys, robots_file, matching, catalog_allowed, pdf_allowed, reason):
     status, out, _ = run(
-        capsys, "check", robots_file, CATALOG, PDF, "--agent", "somebot", "--matching", matching,
+        capsys,
+        "check",
+        robots_file,
+        CATALOG,
+        PDF,
+        "--agent",
+        "somebot",
+        "--matching",
+        matching,
         "--json",
     )
 
@@ -244,7 +260,9 @@ def test_a_full_user_agent_is_read_as_its_product_token(capsys, merged_file):
     assert full_status == token_status == 1
     assert json.loads(full)["robots"] == json.loads(token)["robots"]
     assert [result["verdict"] for result in json.loads(full)["robots"][0]["results"]] == [
-        "disallowed", "allowed", "allowed",
+        "disallowed",
+        "allowed",
+        "allowed",
     ]
     assert text.splitlines()[0] == "agent 'mybot/1.0 (+https://example.com/bot)' (read as 'mybot'), matching rfc9309"
 

@@ -17,7 +17,9 @@ from tests.sites import closed_port_url, redirect, text
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def check(robots_url: str, *urls: str, policy: str = "rfc9309", json_output: bool = False, options: tuple[str, ...] = ()):
+def check(
+    robots_url: str, *urls: str, policy: str = "rfc9309", json_output: bool = False, options: tuple[str, ...] = ()
+):
     argv = [sys.executable, "-m", "scrapy_robots_rep", "check", robots_url, *urls, "--agent", "mybot"]
     argv += ["--status-policy", policy, *options] + (["--json"] if json_output else [])
     return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -35,8 +37,10 @@ def test_rules_are_fetched_with_the_agent_as_user_agent(sites):
         "  fresh for   86400 s (REP_CACHE_TTL: no freshness header used)",
         "",
     ]
-    assert f"disallowed  {site.url}/private/a\n  group     User-agent: * (line 1)\n" \
+    assert (
+        f"disallowed  {site.url}/private/a\n  group     User-agent: * (line 1)\n"
         "  rule      line 2: Disallow: /private\n" in completed.stdout
+    )
     assert f"allowed     {site.url}/public\n" in completed.stdout
     [hit] = site.hits("/robots.txt")
     assert hit.headers["User-Agent"] == "mybot"
@@ -108,8 +112,7 @@ def test_connection_refused_is_a_fetch_error():
     completed = check(f"{url}/robots.txt", f"{url}/page")
 
     assert completed.returncode == 2
-    assert "robots.txt fetch failed: DownloadConnectionRefusedError: Connection was refused" \
-        in completed.stdout
+    assert "robots.txt fetch failed: DownloadConnectionRefusedError: Connection was refused" in completed.stdout
     assert "refused: rfc9309 policy treats the site as unreachable" in completed.stdout
 
 
@@ -199,7 +202,6 @@ def test_compare_a_live_robots_txt_fetches_it_once(sites):
     completed = check(f"{site.url}/robots.txt", f"{site.url}/shop/catalog/a", options=("--compare",))
 
     assert completed.returncode == 1
-    assert "  rfc9309  allowed     group line 1  rule line 3: Allow: /shop/catalog  (longest match)" \
-        in completed.stdout
+    assert "  rfc9309  allowed     group line 1  rule line 3: Allow: /shop/catalog  (longest match)" in completed.stdout
     assert "  legacy   disallowed  group line 1  rule line 2: Disallow: /shop  (first match)" in completed.stdout
     assert len(site.hits("/robots.txt")) == 1

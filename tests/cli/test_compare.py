@@ -34,8 +34,14 @@ def robots_file(tmp_path: Path) -> str:
 
 def test_compare_shows_each_mode_per_url_and_exits_1_when_they_differ(capsys, robots_file):
     status, out, _ = run(
-        capsys, "check", robots_file, "https://example.com/shop/catalog/books", "https://example.com/about",
-        "--agent", "somebot", "--compare",
+        capsys,
+        "check",
+        robots_file,
+        "https://example.com/shop/catalog/books",
+        "https://example.com/about",
+        "--agent",
+        "somebot",
+        "--compare",
     )
 
     assert status == 1
@@ -79,7 +85,13 @@ def test_groups_and_facts_that_differ_are_shown_per_mode(capsys, robots_file):
 
 def test_compare_json(capsys, robots_file):
     status, out, _ = run(
-        capsys, "check", robots_file, "https://example.com/shop/catalog/books", "--agent", "somebot", "--compare",
+        capsys,
+        "check",
+        robots_file,
+        "https://example.com/shop/catalog/books",
+        "--agent",
+        "somebot",
+        "--compare",
         "--json",
     )
 

@@ -20,9 +20,7 @@ ROBOTS = "User-agent: *\nDisallow: /private\n"
 def test_setup_cfg_declares_the_script():
     config = configparser.ConfigParser()
     config.read(ROOT / "setup.cfg")
-    scripts = dict(
-        line.split(" = ") for line in config["options.entry_points"]["console_scripts"].strip().splitlines()
-    )
+    scripts = dict(line.split(" = ") for line in config["options.entry_points"]["console_scripts"].strip().splitlines())
 
     assert load_object(scripts["scrapy-robots"].replace(":", ".")) is scrapy_robots_main
 
@@ -45,12 +43,13 @@ def test_the_installed_script_runs(tmp_path):
     path = tmp_path / "robots.txt"
     path.write_text(ROBOTS)
 
-    completed = subprocess.run(
-        [str(SCRIPT), str(path), "--lint"], capture_output=True, text=True, timeout=60, cwd=ROOT
-    )
+    completed = subprocess.run([str(SCRIPT), str(path), "--lint"], capture_output=True, text=True, timeout=60, cwd=ROOT)
 
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.splitlines() == [f"robots.txt {path}: read from file, linted in rfc9309 matching", "no warnings"]
+    assert completed.stdout.splitlines() == [
+        f"robots.txt {path}: read from file, linted in rfc9309 matching",
+        "no warnings",
+    ]
 
 
 def test_usage_errors_name_the_script(capsys):

@@ -69,9 +69,7 @@ def test_a_body_without_any_field_is_not_a_robots_txt():
     [warning] = lint('{"error": "not found"}\nplease try again later\n')
 
     assert (warning.line, warning.kind) == (None, LintKind.NOT_ROBOTS_TXT)
-    assert warning.message == (
-        "no line of this file is a robots.txt field (User-agent, Allow, Disallow, Sitemap...)"
-    )
+    assert warning.message == ("no line of this file is a robots.txt field (User-agent, Allow, Disallow, Sitemap...)")
 
 
 def test_content_past_the_size_limit_is_a_warning():
@@ -273,7 +271,11 @@ def test_warnings_are_in_line_order_file_wide_first():
     body = "Sitemap: /s.xml\nDisallow: /x\nUser-agent: 1bot\nDissallow: /y\n" + "#" * 100
 
     assert found(body, max_size=80) == [
-        (None, "too-large"), (1, "bad-sitemap"), (2, "outside-group"), (3, "bad-agent"), (4, "misspelt-field"),
+        (None, "too-large"),
+        (1, "bad-sitemap"),
+        (2, "outside-group"),
+        (3, "bad-agent"),
+        (4, "misspelt-field"),
     ]
 
 
@@ -410,7 +412,11 @@ def test_each_shadowed_rule_is_decided_by_its_shadower_in_corpus_files(corpus):
                     continue
                 decision = RobotsTxt.parse(pair, matching).explain(url, "bot")
                 assert decision.rule is not None and decision.rule.line == (2 if shadower == first else 3), (
-                    path.name, matching, warning, url, decision,
+                    path.name,
+                    matching,
+                    warning,
+                    url,
+                    decision,
                 )
                 replayed += 1
     assert replayed > 0

@@ -233,9 +233,7 @@ def test_a_non_html_page_is_judged_by_its_headers_only(sites):
     ]
     assert "restricted  noindex\n" in completed.stdout
     assert completed.stdout.endswith(
-        "directives\n"
-        "  noindex (header X-Robots-Tag: noindex): noindex\n"
-        "  the body was not read: not an HTML response\n"
+        "directives\n  noindex (header X-Robots-Tag: noindex): noindex\n  the body was not read: not an HTML response\n"
     )
 
 
@@ -245,7 +243,10 @@ def test_a_redirected_page_says_where_it_ended(sites):
     completed = check_live(f"{site.url}/old")
 
     assert completed.returncode == 0
-    assert completed.stdout.splitlines()[1] == f"page {site.url}/old: returned 200 (text/html), redirected to {site.url}/new"
+    assert (
+        completed.stdout.splitlines()[1]
+        == f"page {site.url}/old: returned 200 (text/html), redirected to {site.url}/new"
+    )
 
 
 def test_a_page_that_cannot_be_fetched_exits_2():

@@ -41,8 +41,10 @@ def test_project_agent_and_user_agent_header_are_used(sites):
         "agent 'demobot', matching rfc9309",
         f"robots.txt {site.url}/robots.txt: robots.txt returned 200: rules parsed",
     ]
-    assert f"disallowed  {site.url}/admin/users\n  group     User-agent: demobot (line 5)\n" \
+    assert (
+        f"disallowed  {site.url}/admin/users\n  group     User-agent: demobot (line 5)\n"
         "  rule      line 6: Disallow: /admin\n" in completed.stdout
+    )
     assert f"allowed     {site.url}/shop/cart\n  group     User-agent: demobot (line 5)\n" in completed.stdout
     [hit] = site.hits("/robots.txt")
     assert hit.headers["User-Agent"] == "demobot/1.0 (+https://github.com/scrapy-robots-rep/example)"
@@ -53,8 +55,15 @@ def test_settings_on_the_command_line_change_the_decisions(sites):
     closed = sites.start({"/robots.txt": text("Forbidden", status=403)})
 
     completed = scrapy_robots(
-        f"{site.url}/shop/catalog/books", f"{closed.url}/page", "--json",
-        "-s", "REP_USER_AGENT=otherbot", "-s", "REP_MATCHING=legacy", "-s", "REP_STATUS_POLICY=legacy",
+        f"{site.url}/shop/catalog/books",
+        f"{closed.url}/page",
+        "--json",
+        "-s",
+        "REP_USER_AGENT=otherbot",
+        "-s",
+        "REP_MATCHING=legacy",
+        "-s",
+        "REP_STATUS_POLICY=legacy",
     )
 
     assert completed.returncode == 1, completed.stderr
@@ -67,9 +76,7 @@ def test_settings_on_the_command_line_change_the_decisions(sites):
     assert (books["allowed"], books["reason"]) == (False, "first match")
     assert books["rule"]["text"] == "Disallow: /shop"
     assert forbidden["outcome"] == "disallow_all"
-    assert forbidden["summary"] == (
-        "robots.txt returned 403: legacy policy treats the site as closed (disallow all)"
-    )
+    assert forbidden["summary"] == ("robots.txt returned 403: legacy policy treats the site as closed (disallow all)")
     assert forbidden["results"][0]["allowed"] is False
 
 
@@ -102,8 +109,7 @@ def test_unreachable_robots_txt_is_a_fetch_error(sites):
 
     assert completed.returncode == 2
     assert f"allowed     {site.url}/shop/catalog\n" in completed.stdout
-    assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: DownloadConnectionRefusedError" \
-        in completed.stdout
+    assert f"robots.txt {down}/robots.txt: robots.txt fetch failed: DownloadConnectionRefusedError" in completed.stdout
     assert f"error: no robots.txt rules could be obtained from {down}/robots.txt" in completed.stderr
 
 
@@ -112,8 +118,15 @@ def test_agent_matching_and_status_policy_options_override_the_settings(sites):
     closed = sites.start({"/robots.txt": text("Forbidden", status=403)})
 
     completed = scrapy_robots(
-        f"{site.url}/shop/catalog/books", f"{closed.url}/page", "--json",
-        "--agent", "otherbot/2.0 (+https://example.com)", "--matching", "legacy", "--status-policy", "legacy",
+        f"{site.url}/shop/catalog/books",
+        f"{closed.url}/page",
+        "--json",
+        "--agent",
+        "otherbot/2.0 (+https://example.com)",
+        "--matching",
+        "legacy",
+        "--status-policy",
+        "legacy",
     )
 
     assert completed.returncode == 1, completed.stderr

@@ -92,8 +92,10 @@ def hostile_replies(tmp_path: Path, meter: StreamMeter, blocker: Site, rules_sit
     """The robots.txt answer of each origin of :data:`EXPECTED`."""
     local_file = tmp_path / "robots.txt"
     local_file.write_text(BLOCK_ALL)
-    html = ("<html><head><title>Robots</title></head>\n<body>\nUser-agent: *\nDisallow: /secret\n"
-            "<p>Disallow: /</p>\n</body></html>\n")
+    html = (
+        "<html><head><title>Robots</title></head>\n<body>\nUser-agent: *\nDisallow: /secret\n"
+        "<p>Disallow: /</p>\n</body></html>\n"
+    )
     bomb_rules = b"User-agent: *\nDisallow: /bombed\n"
     secret = "User-agent: *\nDisallow: /secret\n"
     delay = "User-agent: *\nCrawl-delay: {}\nDisallow: /secret\n"
@@ -158,9 +160,11 @@ def hostile_crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileC
         result = pytest_twisted.blockon(defer.ensureDeferred(crawl(urls, settings=SETTINGS, lean=True)))
         growth = peak_mb() - before
         meter.closed.wait(10)
-        print(f"\nhostile crawl: {len(urls)} requests on {len(started)} origins in {result.seconds:.1f} s; "
-              f"peak RSS growth {growth:.1f} MB; the 1 GB stream handed {meter.sent / (1 << 20):.1f} MB "
-              f"to its socket before the client hung up")
+        print(
+            f"\nhostile crawl: {len(urls)} requests on {len(started)} origins in {result.seconds:.1f} s; "
+            f"peak RSS growth {growth:.1f} MB; the 1 GB stream handed {meter.sent / (1 << 20):.1f} MB "
+            f"to its socket before the client hung up"
+        )
         yield HostileCrawl(started, meter, blocker, rules_site, result, len(urls), growth, result.logs)
 
 
@@ -171,8 +175,11 @@ def test_each_page_is_fetched_or_dropped_as_its_robots_txt_says(hostile_crawl: H
 
 def test_every_request_is_counted_once(hostile_crawl: HostileCrawl) -> None:
     result = hostile_crawl.result
-    counted = (result.stat("rep/requests/allowed") + result.stat("rep/requests/disallowed")
-               + result.stat("rep/requests/dropped_unreachable"))
+    counted = (
+        result.stat("rep/requests/allowed")
+        + result.stat("rep/requests/disallowed")
+        + result.stat("rep/requests/dropped_unreachable")
+    )
     assert counted == hostile_crawl.requests
     assert result.stat("rep/requests/allowed") == len(result.pages)
     assert len(result.pages) + len(result.failures) == hostile_crawl.requests
@@ -195,7 +202,9 @@ def test_compressed_robots_txt_is_decoded_only_up_to_max_size(hostile_crawl: Hos
 
 
 @pytest.mark.parametrize("name", UNREACHABLE)
-def test_unusable_answers_make_the_origin_unreachable_for_a_bounded_time(hostile_crawl: HostileCrawl, name: str) -> None:
+def test_unusable_answers_make_the_origin_unreachable_for_a_bounded_time(
+    hostile_crawl: HostileCrawl, name: str
+) -> None:
     records = hostile_crawl.result.records[hostile_crawl.origin(name)]
     assert records and all(record.outcome.value == "unreachable" for record in records)
     robots_hits = [hit.time for hit in hostile_crawl.sites[name].hits("/robots.txt")]
@@ -217,7 +226,9 @@ def test_a_trickling_robots_txt_is_cut_by_the_fetch_timeout(hostile_crawl: Hosti
 
 
 @pytest.mark.parametrize("name", list(REFUSED_REDIRECTS))
-def test_redirects_off_http_or_with_credentials_are_refused_as_404_and_logged(hostile_crawl: HostileCrawl, name: str) -> None:
+def test_redirects_off_http_or_with_credentials_are_refused_as_404_and_logged(
+    hostile_crawl: HostileCrawl, name: str
+) -> None:
     record = hostile_crawl.result.last_record(hostile_crawl.origin(name))
     assert record.outcome.value == "allow_all", record
     assert record.status in range(300, 400)

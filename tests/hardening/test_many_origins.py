@@ -81,25 +81,31 @@ def many_origins() -> Iterator[ManyOrigins]:
         hosts = [f"http://o{number}.test:{site.port}" for number in range(ORIGINS)]
         before = reset_peak()
         with loopback_test_names():
-            result = pytest_twisted.blockon(defer.ensureDeferred(crawl(
-                [host + "/a" for host in hosts],
-                [host + "/b" for host in hosts],
-                settings={
-                    "REP_CACHE_MAX_ORIGINS": CACHE_MAX_ORIGINS,
-                    "CONCURRENT_REQUESTS": CONCURRENCY,
-                    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                    "DOWNLOAD_TIMEOUT": 10,
-                    "RETRY_ENABLED": False,
-                    "LOG_LEVEL": "INFO",
-                },
-                lean=True,
-            )))
+            result = pytest_twisted.blockon(
+                defer.ensureDeferred(
+                    crawl(
+                        [host + "/a" for host in hosts],
+                        [host + "/b" for host in hosts],
+                        settings={
+                            "REP_CACHE_MAX_ORIGINS": CACHE_MAX_ORIGINS,
+                            "CONCURRENT_REQUESTS": CONCURRENCY,
+                            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+                            "DOWNLOAD_TIMEOUT": 10,
+                            "RETRY_ENABLED": False,
+                            "LOG_LEVEL": "INFO",
+                        },
+                        lean=True,
+                    )
+                )
+            )
         crawled = ManyOrigins(site, robots, result, peak_mb() - before)
-        print(f"\n{ORIGINS} origins, cache of {CACHE_MAX_ORIGINS}: {2 * ORIGINS} requests in {result.seconds:.1f} s, "
-              f"{sum(crawled.robots_fetches().values())} robots.txt requests seen by the server "
-              f"({result.stat('rep/robots/fetches')} fetches made), "
-              f"{result.stat('rep/cache/evictions')} evictions, peak RSS growth {crawled.peak_growth_mb:.1f} MB, "
-              f"at most {robots.most_at_once} robots.txt requests at once")
+        print(
+            f"\n{ORIGINS} origins, cache of {CACHE_MAX_ORIGINS}: {2 * ORIGINS} requests in {result.seconds:.1f} s, "
+            f"{sum(crawled.robots_fetches().values())} robots.txt requests seen by the server "
+            f"({result.stat('rep/robots/fetches')} fetches made), "
+            f"{result.stat('rep/cache/evictions')} evictions, peak RSS growth {crawled.peak_growth_mb:.1f} MB, "
+            f"at most {robots.most_at_once} robots.txt requests at once"
+        )
         yield crawled
 
 

@@ -133,15 +133,24 @@ async def test_closing_while_requests_wait_for_robots_txt_accounts_for_each(site
     hanging = sites.start({"/robots.txt": Reply(hang=True)})
     rules = sites.start({"/robots.txt": text(RULES)})
     urls = [f"{hanging.url}/w{number}" for number in range(WAITING)] + [rules.url + "/a", rules.url + "/private/a"]
-    result = await crawl(urls, settings={
-        "CLOSESPIDER_TIMEOUT": 1.0, "REP_FETCH_TIMEOUT": 2, "REP_DEFER_MAX_TIME": 600, "RETRY_ENABLED": False,
-    })
+    result = await crawl(
+        urls,
+        settings={
+            "CLOSESPIDER_TIMEOUT": 1.0,
+            "REP_FETCH_TIMEOUT": 2,
+            "REP_DEFER_MAX_TIME": 600,
+            "RETRY_ENABLED": False,
+        },
+    )
     assert result.stats.get("finish_reason") == "closespider_timeout"
     assert [path for path in hanging.paths() if path != "/robots.txt"] == []
     warnings = result.messages(logging.WARNING)
     assert any(f"with {WAITING} requests still waiting" in message for message in warnings), warnings
-    outcomes = {key: value for key, value in result.stats.items()
-                if key.startswith("rep/requests/") and key != "rep/requests/deferred"}
+    outcomes = {
+        key: value
+        for key, value in result.stats.items()
+        if key.startswith("rep/requests/") and key != "rep/requests/deferred"
+    }
     assert sum(outcomes.values()) == len(urls), f"requests unaccounted for in the stats: {outcomes}"
 
 
@@ -150,8 +159,13 @@ async def test_concurrent_requests_to_a_fresh_origin_all_wait_for_its_rules(site
     """With Scrapy's own middleware, 8 of 10 such requests reach the server."""
     site = sites.start({"/robots.txt": Reply(body=b"User-agent: *\nDisallow: /private\n", delay=0.3)})
     urls = [f"{site.url}/private?n={number}" for number in range(10)] + [site.url + "/public"]
-    result = await crawl(urls, settings={
-        "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
-    })
+    result = await crawl(
+        urls,
+        settings={
+            "CONCURRENT_REQUESTS": 16,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
+            "RETRY_ENABLED": False,
+        },
+    )
     assert site.paths() == ["/robots.txt", "/public"]
     assert result.stat("rep/requests/disallowed") == 10

@@ -29,7 +29,9 @@ async def test_a_hanging_origin_does_not_slow_the_others(sites: Sites) -> None:
     have waited for them, and the gate's timeout would tell."""
     healthy_served = Gate(needed=10 * 20, timeout=HANG)
     page = healthy_served.opening(Reply(body=PAGE, delay=PAGE_DELAY))
-    healthy = [sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": page for index in range(20)}) for _ in range(10)]
+    healthy = [
+        sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": page for index in range(20)}) for _ in range(10)
+    ]
     hanging = slow_site(sites, 20, healthy_served.hold(text("", status=404)))
     healthy_urls = [f"{site.url}/p{index}" for index in range(20) for site in healthy]
     hanging_urls = [f"{hanging.url}/p{index}" for index in range(20)]
@@ -70,7 +72,9 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sit
 
     defer_max_time = 2
     result = await crawl(
-        [wave("/a")], [wave("/b")], Wave([wave("/c")], pause=defer_max_time + 0.3),
+        [wave("/a")],
+        [wave("/b")],
+        Wave([wave("/c")], pause=defer_max_time + 0.3),
         settings={"REP_DEFER_MAX_TIME": defer_max_time, "REP_STATUS_POLICY": "legacy"},
     )
     by_url = result.by_url()
@@ -91,7 +95,9 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sit
 
 @pytest_twisted.ensureDeferred
 async def test_released_requests_are_not_starved_by_a_busy_scheduler(sites: Sites) -> None:
-    busy = sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": Reply(body=PAGE, delay=0.1) for index in range(21)})
+    busy = sites.start(
+        {"/robots.txt": text(ALLOW)} | {f"/p{index}": Reply(body=PAGE, delay=0.1) for index in range(21)}
+    )
     newcomer = sites.start({"/robots.txt": text(ALLOW)})
     busy_urls = [f"{busy.url}/p{index}" for index in range(1, 21)]
     newcomer_urls = [f"{newcomer.url}/q{index}" for index in range(5)]

@@ -53,7 +53,9 @@ async def test_the_close_message_names_the_origins_still_waiting(sites: Sites, t
         "robots.txt report: 3 origins, 2 requests decided: 1 allowed, 1 disallowed, 0 dropped as unreachable, "
         "5 still waiting"
     ) in result.messages(logging.INFO)
-    not_obtained = [message for message in result.messages(logging.WARNING) if "robots.txt could not be obtained" in message]
+    not_obtained = [
+        message for message in result.messages(logging.WARNING) if "robots.txt could not be obtained" in message
+    ]
     assert not_obtained == [
         f"{origin}: robots.txt could not be obtained (unreachable, HTTP 503): 0 requests dropped, {count} still waiting"
         for origin, count in sorted(waiting.items())

@@ -53,7 +53,9 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
     assert all(progress), [entry.message for entry in entries]
     # A loaded machine may log a line while /first waits for its own rules: it names the healthy origin.
     lines = [
-        match for match in progress if match is not None and healthy.url not in (match["next_origin"], match["drop_origin"])
+        match
+        for match in progress
+        if match is not None and healthy.url not in (match["next_origin"], match["drop_origin"])
     ]
     assert {(line["requests"], line["origins"]) for line in lines} == {("2", "1")}
     named = {line["next_origin"] for line in lines} | {line["drop_origin"] for line in lines}

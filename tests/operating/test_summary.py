@@ -101,7 +101,9 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReportedCrawl
 def test_a_fully_disallowed_origin_gets_a_loud_line_naming_the_rule(reported: ReportedCrawl) -> None:
     blocked = reported.origins["blocked"]
     loud = reported.result.messages(logging.WARNING, "blocks this crawler entirely")
-    assert loud == [f"{blocked}: blocks this crawler entirely ('Disallow: /' at line 3, group *): 3 requests disallowed"]
+    assert loud == [
+        f"{blocked}: blocks this crawler entirely ('Disallow: /' at line 3, group *): 3 requests disallowed"
+    ]
     assert {entry.levelno for entry in reported.result.logs if "blocks this crawler" in entry.message} == {
         logging.WARNING
     }

@@ -56,7 +56,9 @@ def test_a_304_without_rules_held_is_a_failure() -> None:
     assert conclusion.plan is not None and conclusion.plan.recovery is Recovery.RETRY
 
 
-@pytest.mark.parametrize(("status", "outcome", "allowed"), [(404, Outcome.ALLOW_ALL, True), (403, Outcome.ALLOW_ALL, True)])
+@pytest.mark.parametrize(
+    ("status", "outcome", "allowed"), [(404, Outcome.ALLOW_ALL, True), (403, Outcome.ALLOW_ALL, True)]
+)
 def test_unavailable_allows_all(status: int, outcome: Outcome, allowed: bool) -> None:
     record = maker().conclude(fetched(status), None, OriginState(), NOW).record
     assert record.outcome is outcome and record.rules.allowed(ORIGIN + "/private") is allowed

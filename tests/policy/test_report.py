@@ -127,9 +127,18 @@ def test_the_log_summary_totals_then_one_line_per_origin_that_matters() -> None:
             "robots.txt report: 6 origins, 22 requests decided: 8 allowed, 12 disallowed, "
             "2 dropped as unreachable, 4 still waiting",
         ),
-        (True, "https://blocked.test: blocks this crawler entirely ('Disallow: /' at line 2, group *): 4 requests disallowed"),
-        (True, "https://down.test: robots.txt could not be obtained (unreachable, HTTP 503): 2 requests dropped, 0 still waiting"),
-        (True, "https://waiting.test: robots.txt not obtained before the crawl closed: 0 requests dropped, 3 still waiting"),
+        (
+            True,
+            "https://blocked.test: blocks this crawler entirely ('Disallow: /' at line 2, group *): 4 requests disallowed",
+        ),
+        (
+            True,
+            "https://down.test: robots.txt could not be obtained (unreachable, HTTP 503): 2 requests dropped, 0 still waiting",
+        ),
+        (
+            True,
+            "https://waiting.test: robots.txt not obtained before the crawl closed: 0 requests dropped, 3 still waiting",
+        ),
         (False, "https://late.test: rules obtained, 1 request still waiting at close"),
         (False, "https://polite.test: 7 requests disallowed, by line 7 'Disallow: /b*' (5), line 4 'Disallow: /a' (2)"),
         (False, "https://slow.test: 1 request disallowed, by line 3 'Disallow: /tmp' (1)"),

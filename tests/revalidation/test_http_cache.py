@@ -128,7 +128,9 @@ async def test_a_304_is_never_replayed_to_a_later_unconditional_fetch(sites: Sit
     }
 
     first = await crawl(
-        [f"{site.url}/a"], Wave([f"{site.url}/b"], pause=2.2), Wave([f"{site.url}/c"], after=obtained(site.url, 2)),
+        [f"{site.url}/a"],
+        Wave([f"{site.url}/b"], pause=2.2),
+        Wave([f"{site.url}/c"], after=obtained(site.url, 2)),
         settings=settings,
     )
     second = await crawl([f"{site.url}/d", f"{site.url}/private/1"], settings=settings)

@@ -22,4 +22,3 @@ def redis_server(redis_session: RedisServer) -> RedisServer:
     with redis_session.client() as client:
         client.flushall()
     return redis_session
-

@@ -16,4 +16,3 @@ def page_times(site: Site) -> list[float]:
 
 def gaps(times: list[float]) -> list[float]:
     return [later - earlier for earlier, later in pairwise(times)]
-

@@ -13,7 +13,9 @@ import pytest_twisted
 from tests.crawling import AGENT, CrawlResult, crawl
 from tests.sites import Site, Sites, text
 
-ROBOTS = f"User-agent: mybot\nDisallow: /mine\n\nUser-agent: {AGENT}\nDisallow: /testbot\n\nUser-agent: *\nDisallow: /star\n"
+ROBOTS = (
+    f"User-agent: mybot\nDisallow: /mine\n\nUser-agent: {AGENT}\nDisallow: /testbot\n\nUser-agent: *\nDisallow: /star\n"
+)
 PATHS = ("/mine", "/testbot", "/star", "/open")
 
 
@@ -48,7 +50,8 @@ async def test_start_up_line_names_the_agent_both_modes_and_the_cache(sites: Sit
     site = sites.start({"/robots.txt": text(ROBOTS)})
     result = await crawl_paths(site, {"REP_USER_AGENT": "mybot/1.0", "REP_STATUS_POLICY": "legacy"})
     lines = [
-        entry.message for entry in result.logs
+        entry.message
+        for entry in result.logs
         if entry.levelno == logging.INFO and "mybot" in entry.message and "rfc9309" in entry.message
     ]
     assert len(lines) == 1, result.messages(logging.INFO)

@@ -37,8 +37,9 @@ async def test_offsite_links_fetch_no_robots_txt_and_do_not_hold_the_spider(site
     spider_args = {"allowed_domains": [home.host]}
     hook = links_to(*offsite_urls, *home_urls)
 
-    without = await crawl([f"{home.url}/start"], settings={**settings, "DOWNLOADER_MIDDLEWARES": {}},
-                          page=hook, spider_args=spider_args)
+    without = await crawl(
+        [f"{home.url}/start"], settings={**settings, "DOWNLOADER_MIDDLEWARES": {}}, page=hook, spider_args=spider_args
+    )
     for site in (home, offsite, hanging):
         site.log.clear()
     result = await crawl([f"{home.url}/start"], settings=settings, page=hook, spider_args=spider_args)

@@ -22,7 +22,9 @@ async def test_sixteen_hanging_robots_txt_do_not_starve_a_healthy_origin(sites: 
     slots, those pages would have waited for them, and the gate's timeout would tell."""
     healthy_served = Gate(needed=len(PAGES))
     hanging = [sites.start({"/robots.txt": healthy_served.hold(text("", status=503))}) for _ in range(HANGING)]
-    healthy = sites.start({"/robots.txt": text("User-agent: *\nAllow: /\n")} | {p: healthy_served.opening() for p in PAGES})
+    healthy = sites.start(
+        {"/robots.txt": text("User-agent: *\nAllow: /\n")} | {p: healthy_served.opening() for p in PAGES}
+    )
     urls = [f"{site.url}/page" for site in hanging] + [f"{healthy.url}{path}" for path in PAGES]
 
     result = await crawl(urls, settings=SETTINGS)

@@ -36,9 +36,13 @@ async def test_files_waiting_for_an_unreachable_robots_txt_do_not_stall_other_or
     the gate's timeout would tell."""
     healthy_served = Gate(needed=len(HEALTHY_PAGES))
     unreachable = text("", status=503)
-    down = sites.start({"/robots.txt": [unreachable, unreachable, healthy_served.hold(text("User-agent: *\nAllow: /\n"))]})
+    down = sites.start(
+        {"/robots.txt": [unreachable, unreachable, healthy_served.hold(text("User-agent: *\nAllow: /\n"))]}
+    )
     start = sites.start()
-    healthy = sites.start({"/robots.txt": text("User-agent: *\nAllow: /\n")} | {p: healthy_served.opening() for p in HEALTHY_PAGES})
+    healthy = sites.start(
+        {"/robots.txt": text("User-agent: *\nAllow: /\n")} | {p: healthy_served.opening() for p in HEALTHY_PAGES}
+    )
     settings = {
         "ITEM_PIPELINES": {"scrapy.pipelines.files.FilesPipeline": 1},
         "FILES_STORE": str(tmp_path / "files"),
@@ -47,8 +51,10 @@ async def test_files_waiting_for_an_unreachable_robots_txt_do_not_stall_other_or
     }
 
     result = await crawl(
-        [f"{start.url}/start"], Wave([f"{healthy.url}{path}" for path in HEALTHY_PAGES]),
-        settings=settings, page=item_with_files(down),
+        [f"{start.url}/start"],
+        Wave([f"{healthy.url}{path}" for path in HEALTHY_PAGES]),
+        settings=settings,
+        page=item_with_files(down),
     )
 
     assert len(result.items) == 1
