@@ -1,4 +1,4 @@
-"""``RobotsFetcher``: one origin's robots.txt, fetched through Scrapy's engine.
+"""``RobotsFetcher``: one origin's robots.txt, fetched through Scrapy's downloader.
 
 The middleware and the command-line tools share it, so both see the same
 requests, redirect decisions, size limit, timeout and status policy.
@@ -6,6 +6,7 @@ requests, redirect decisions, size limit, timeout and status policy.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections.abc import Mapping
@@ -29,9 +30,21 @@ from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import status_policy
 
 if TYPE_CHECKING:
+    from scrapy.core.downloader import Downloader
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+
+def _fetch_takes_spider() -> bool:
+    """Whether ``Downloader.fetch`` still requires the spider (Scrapy before 2.14)."""
+    from scrapy.core.downloader import Downloader
+
+    parameter = inspect.signature(Downloader.fetch).parameters.get("spider")
+    return parameter is not None and parameter.default is inspect.Parameter.empty
+
+
+_FETCH_TAKES_SPIDER = _fetch_takes_spider()
 
 
 @dataclass(slots=True)
@@ -48,7 +61,7 @@ origins do not hold back the fetches of healthy ones, few enough to bound socket
 
 
 class RobotsFetcher:
-    """Fetches ``<origin>/robots.txt`` through the engine, making its own redirect decisions.
+    """Fetches ``<origin>/robots.txt`` through the downloader, making its own redirect decisions.
 
     The request bypasses Scrapy's redirect and retry middlewares and has its
     own timeout; its body is cut after ``REP_MAX_SIZE`` bytes, and a
@@ -140,7 +153,12 @@ class RobotsFetcher:
         )
 
     async def _download(self, request: Request) -> Response:
-        """Download through the engine; a compressed body Scrapy refused to expand is decoded here."""
+        """Download through the downloader (its middlewares, slots and handlers), not as a page.
+
+        The engine's own download would announce the response with ``response_received``, and
+        robots.txt would count as a page (``CLOSESPIDER_PAGECOUNT``, the pages logged and
+        counted). A compressed body Scrapy refused to expand is decoded here.
+        """
         if not self._transfers:
             self._connect(True)
         transfer = self._transfers[request] = _Transfer()
@@ -148,7 +166,7 @@ class RobotsFetcher:
         assert engine is not None
         try:
             with beside_pages(self._crawler):
-                return await engine.download_async(request)
+                return await self._through_downloader(engine.downloader, request)
         except IgnoreRequest:
             decoded = self._decoded(transfer.raw)
             if decoded is None:
@@ -158,6 +176,17 @@ class RobotsFetcher:
             del self._transfers[request]
             if not self._transfers:
                 self._connect(False)
+
+    async def _through_downloader(self, downloader: Downloader, request: Request) -> Response:
+        if _FETCH_TAKES_SPIDER:
+            result = await maybe_deferred_to_future(downloader.fetch(request, self._crawler.spider))
+        else:
+            result = await maybe_deferred_to_future(downloader.fetch(request))
+        if not isinstance(result, Response):
+            raise TypeError(f"a downloader middleware answered {request.url} with {result!r}, not a response")
+        if result.request is None:
+            result.request = request
+        return result
 
     def _connect(self, on: bool) -> None:
         """Listen to the download signals only while robots.txt fetches are in flight."""
