@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.corpus import corpus_dir
+from tests.redis.server import RedisServer, started_server
 from tests.sites import Sites
 
 
@@ -22,3 +23,36 @@ def sites() -> Iterator[Sites]:
 def corpus() -> Path:
     """Real robots.txt files and URLs: the full corpus when present, else the shipped sample (tests/corpus.py)."""
     return corpus_dir()
+
+
+@pytest.fixture(scope="session")
+def _redis_cache_server() -> Iterator[RedisServer]:
+    server = started_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def _redis_queue_server() -> Iterator[RedisServer]:
+    server = started_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_server(_redis_cache_server: RedisServer) -> RedisServer:
+    """A real redis-server (the shared robots.txt store's), running and empty at the start of each test.
+
+    A missing or failing ``redis-server`` is an error, never a skip: ``make test`` installs it.
+    """
+    if not _redis_cache_server.running:
+        _redis_cache_server.start()
+    _redis_cache_server.flush()
+    return _redis_cache_server
+
+
+@pytest.fixture
+def queue_server(_redis_queue_server: RedisServer) -> RedisServer:
+    """A second redis-server, for a scrapy-redis queue, so that the store's can be stopped alone."""
+    _redis_queue_server.flush()
+    return _redis_queue_server

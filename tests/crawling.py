@@ -17,7 +17,7 @@ import gc
 import inspect
 import logging
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,27 +52,34 @@ _TRACKED = "tests.crawling"
 """Meta key marking the requests whose end a wave waits for."""
 
 
-WaveCondition = Callable[["CrawlingSpider"], bool]
-"""What must hold before a wave starts, polled every few milliseconds (see :func:`obtained`)."""
+WaveEvent = Callable[["CrawlingSpider"], Awaitable[None]]
+"""An event a wave waits for, given the crawl's spider (:func:`obtained`, another crawl's progress)."""
 
-CONDITION_LIMIT = 30.0
-"""Seconds a wave waits for its condition; then it starts anyway and the test's checks tell."""
+EVENT_LIMIT = 30.0
+"""Seconds :func:`obtained` waits for its fetches before it fails the crawl's test."""
 
 
 @dataclass(frozen=True)
 class Wave:
-    """Requests sent once every request of the waves before has ended and ``after`` holds, then
-    ``pause`` seconds later."""
+    """Requests sent once every request of the waves before has ended and ``after`` (an event the
+    wave waits for) has returned, then ``pause`` seconds later."""
 
     requests: list[RequestSpec]
     pause: float = 0.0
-    after: WaveCondition | None = None
+    after: WaveEvent | None = None
 
 
-def obtained(origin: str, fetches: int) -> WaveCondition:
-    """A wave condition: ``fetches`` robots.txt fetches of ``origin`` have ended (each announced
+def obtained(origin: str, fetches: int) -> WaveEvent:
+    """A wave's ``after``: ``fetches`` robots.txt fetches of ``origin`` have ended (each announced
     with a record, whatever its outcome), so that the wave does not race a refresh."""
-    return lambda spider: len(spider.robots.records.get(origin, [])) >= fetches
+
+    async def wait(spider: CrawlingSpider) -> None:
+        deadline = time.monotonic() + EVENT_LIMIT
+        while len(spider.robots.records.get(origin, [])) < fetches:
+            assert time.monotonic() < deadline, f"timed out waiting for {fetches} fetches of {origin}"
+            await asyncio.sleep(0.02)
+
+    return wait
 
 
 @dataclass
@@ -175,9 +182,7 @@ class CrawlingSpider(Spider):
             while self._pending > 0:
                 await asyncio.sleep(0.02)
             if wave.after is not None:
-                deadline = time.monotonic() + CONDITION_LIMIT
-                while not wave.after(self) and time.monotonic() < deadline:
-                    await asyncio.sleep(0.02)
+                await wave.after(self)
             if wave.pause:
                 await asyncio.sleep(wave.pause)
             for spec in wave.requests:

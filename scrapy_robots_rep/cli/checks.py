@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scrapy_robots_rep.core import AgentRules, Decision, RobotsTxt, SourceLine
-from scrapy_robots_rep.core.lint import agent_lines
+from scrapy_robots_rep.core.lint import agent_lines, obeyed_lines
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
 from scrapy_robots_rep.policy.deferral import FailurePlan
 from scrapy_robots_rep.policy.origin import origin_of
@@ -66,6 +66,12 @@ class RobotsSource:
             return ()
         return agent_lines(self.body, matching, agent, max_size=self.max_size)
 
+    def obeyed_lines(self, agent: str, matching: str) -> tuple[SourceLine, ...]:
+        """Every line of the groups ``agent`` obeys: user-agent lines, rules, delays, signals (none without a file)."""
+        if self.body is None:
+            return ()
+        return obeyed_lines(self.body, matching, agent, max_size=self.max_size)
+
 
 @dataclass(frozen=True, slots=True)
 class UrlResult:
@@ -85,6 +91,9 @@ class Check:
     matching: str
     rules: AgentRules
     group: tuple[SourceLine, ...]
+    """The user-agent lines of the groups obeyed."""
+    lines: tuple[SourceLine, ...]
+    """Every line of the groups obeyed."""
     results: tuple[UrlResult, ...]
 
 
@@ -95,6 +104,14 @@ def require_http_urls(urls: Sequence[str]) -> None:
             raise ValueError(f"URL must be an absolute http(s) URL, got {url!r}")
 
 
+def require_check_urls(urls: Sequence[str]) -> None:
+    """Raise ValueError naming the first URL that is neither an absolute http(s) URL nor a path
+    (``/wiki/X``, on the unnamed origin of a robots.txt file)."""
+    for url in urls:
+        if not url.startswith("/") and origin_of(url) is None:
+            raise ValueError(f"URL must be an absolute http(s) URL or a path starting with '/', got {url!r}")
+
+
 def check_urls(source: RobotsSource, urls: Sequence[str], agent: str, matching: str) -> Check:
     """Decide every URL with the rules ``agent`` obeys in ``source`` under ``matching``."""
     rules = source.rules(agent, matching)
@@ -103,16 +120,20 @@ def check_urls(source: RobotsSource, urls: Sequence[str], agent: str, matching: 
         UrlResult(url, _verdict(source, decision), decision, warnings.get(url))
         for url, decision in ((url, rules.explain(url)) for url in urls)
     )
-    return Check(source, matching, rules, source.group_lines(agent, matching), results)
+    return Check(
+        source, matching, rules, source.group_lines(agent, matching), source.obeyed_lines(agent, matching), results
+    )
 
 
 def origin_warnings(robots_origin: str | None, urls: Sequence[str]) -> dict[str, str]:
-    """A warning per URL of another origin than the robots.txt's (or, for a file, the first URL's)."""
+    """A warning per URL of another origin than the robots.txt's (or, for a file, the first URL's);
+    a path is on the robots.txt's own origin."""
     warnings: dict[str, str] = {}
-    if not urls:
+    named = [url for url in urls if origin_of(url) is not None]
+    if not named:
         return warnings
-    expected = robots_origin or origin_of(urls[0])
-    for url in urls:
+    expected = robots_origin or origin_of(named[0])
+    for url in named:
         origin = origin_of(url)
         if origin == expected:
             continue

@@ -48,6 +48,9 @@ def render_text(options: CheckOptions, checks: Sequence[Check]) -> str:
         lines.append(f"robots.txt {check.source.location}: {check.source.summary}")
         lines.extend(_source_facts(check.source))
         lines.extend(_rules_facts(check.rules))
+        if not check.results:
+            lines.append("")
+            lines.extend(_group_paragraph(check))
         for result in check.results:
             lines.append("")
             lines.extend(_result_lines(result, check))
@@ -65,6 +68,7 @@ def render_json(options: CheckOptions, checks: Sequence[Check]) -> str:
                 **_source_data(check.source),
                 **_rules_data(check.rules),
                 "group_lines": _lines_data(check.group),
+                "lines": _lines_data(check.lines),
                 "results": [_result_data(result) for result in check.results],
             }
             for check in checks
@@ -136,6 +140,13 @@ def _agent_header(agent: str, matching_text: str, matching: str) -> str:
     token = matching_mode(matching).agent_token(agent)
     read_as = f" (read as {token!r})" if token != agent else ""
     return f"agent {agent!r}{read_as}, {matching_text}"
+
+
+def _group_paragraph(check: Check) -> list[str]:
+    """The group the agent obeys, line by line: what ``check ROBOTS`` without a URL shows."""
+    lines = [f"group       {_group_text(check.group)}"]
+    lines.extend(f"  line {line.line:<4} {line.text}" for line in check.lines)
+    return lines
 
 
 def _result_lines(result: UrlResult, check: Check) -> list[str]:

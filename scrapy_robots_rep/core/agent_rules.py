@@ -2,43 +2,63 @@
 
 This is what a per-origin cache holds: the chosen group(s), the crawl delay, the
 content signals and the sitemaps, not the whole file. The rules are held as the
-text of the group's lines and their line numbers; they are compiled
-(``rule_index``) on the first decision. Compiled indexes are kept for the
-``ACTIVE_ORIGINS`` origins most recently compiled: a crawl decides for few
-origins at a time. When an origin's index is dropped, its text is packed
-(``packing``: compressed when long) and the index is compiled again on its next
-decision.
+text of the group's lines and their line numbers. On the first decision they
+are read into a table (``rule_index.RuleTable``: one pass over the rules) that
+decides an origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often
+has its rules compiled (``rule_index.build_index``). Tables and compiled
+indexes are kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl
+decides for few origins at a time. When an origin's are dropped, its text is
+packed (``packing``: compressed when long) and read again on its next decision.
+
+``allowed`` and ``explain`` make one match (``_decide``): it gives the
+verdict and the entries the deciding rule is the first match of, so the rule
+``explain`` names is the one that gave the verdict.
 """
 
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from scrapy_robots_rep.core.content_signals import merge_signals
 from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
-from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, parse_line, read_directives
+from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.packing import pack, unpack
 from scrapy_robots_rep.core.paths import plain_url_path, url_path
 from scrapy_robots_rep.core.patterns import matches_wildcards
 from scrapy_robots_rep.core.plain_data import AgentRulesFields, dump, load
-from scrapy_robots_rep.core.rule_index import RuleIndex, RuleRow, build_index
+from scrapy_robots_rep.core.rule_index import (
+    NO_MATCH,
+    Entry,
+    RuleIndex,
+    RuleTable,
+    Stage,
+    build_index,
+    first_match,
+    read_rules,
+)
 
 REASON_NO_MATCH = "no rule matched"
 REASON_NO_GROUP = "no group for agent, no '*' group"
 REASON_ROBOTS_TXT = "robots.txt is always allowed"
 
 ACTIVE_ORIGINS = 4096
-"""How many ``AgentRules`` keep their compiled index (the most recently compiled)."""
+"""How many ``AgentRules`` keep their entries or compiled index (the most recently read)."""
+
+EARLY_DECISIONS = 128
+"""Decisions an origin makes by its table of rules before its index is compiled: compiling
+costs about as much as a hundred decisions by the table save (``benchmarks/bench_core.py``)."""
 
 _ROBOTS_TXT_PATH = "/robots.txt"
 _ROBOTS_TXT_QUERY = _ROBOTS_TXT_PATH + "?"
 _GLOBAL_GROUP = ("*",)
 _NO_SIGNALS: Mapping[str, bool] = MappingProxyType({})
+# The stage of robots.txt itself, told apart from ``NO_MATCH`` (another module's tuple) by identity.
+_ROBOTS_TXT: Stage = (True, ())
+_DISALLOWED: Stage = (False, ())
 
 LineNumbers: TypeAlias = "int | array[int]"
 """The file line of each line of a source: the first one's number (the lines
@@ -49,6 +69,7 @@ class AgentRules:
     """The rules one agent obeys on one origin."""
 
     __slots__ = (
+        "_asked",
         "_fixed",
         "_index",
         "_mode",
@@ -57,6 +78,7 @@ class AgentRules:
         "_signals",
         "_sitemaps",
         "_source",
+        "_table",
         "crawl_delay",
         "group",
     )
@@ -92,6 +114,8 @@ class AgentRules:
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
+        self._table: RuleTable | None = None
+        self._asked = 0
         self._index: RuleIndex | None = None
 
     @classmethod
@@ -154,11 +178,38 @@ class AgentRules:
 
     def allowed(self, url: str) -> bool:
         """Whether ``url`` (absolute) may be fetched."""
+        return self._decide(url)[0]
+
+    def explain(self, url: str) -> Decision:
+        """The decision for ``url`` with the deciding rule and the reason: the
+        verdict ``allowed`` gives, and the rule the same match found."""
+        if not isinstance(url, str):
+            raise TypeError(f"url must be a str, got {type(url).__name__}")
+        stage = self._decide(url)
+        if self._fixed is not None:
+            return Decision(stage[0], None, self.group, self._reason or "")
+        if stage is _ROBOTS_TXT:
+            return Decision(True, None, self.group, REASON_ROBOTS_TXT)
+        entry = first_match(stage[1], self._path(url))
+        if entry is None:
+            return Decision(stage[0], None, self.group, REASON_NO_MATCH)
+        return Decision(stage[0], self._rules([entry])[0], self.group, self._mode.rule_reason)
+
+    def rules(self) -> tuple[Rule, ...]:
+        """The rules kept for this agent, in file order."""
+        if self._fixed is not None:
+            return ()
+        index = self._index
+        entries = (self._table or self._read()).ranked() if index is None else index.entries
+        # An allowed ``index.htm`` rule has a second entry, for its directory: one rule per source.
+        by_source = {entry[2]: entry for entry in entries}
+        return tuple(self._rules([by_source[source] for source in sorted(by_source)]))
+
+    def _decide(self, url: str) -> Stage:
+        """The stage that decides ``url``: its verdict, and the entries its deciding rule is the first match of."""
         index = self._index
         if index is None:
-            if self._fixed is not None:
-                return self._fixed
-            index = self._compile()
+            return self._decide_early(url)
         # ``_path``, inlined: this is the hot path.
         try:
             match = plain_url_path(url)
@@ -179,53 +230,58 @@ class AgentRules:
             checks = index.checks[char]
         except KeyError:
             checks = index.checks_for(char)
-        decisive, disallow_starts, allow_starts, plain, wildcards, runs = checks
-        # Disallowed when a decisive prefix matches, unless the path is robots.txt itself (its second
-        # character, ``char``, is tried first). An empty tuple is not tried: a call costs more than the test.
+        decisive, disallow_starts, allow_starts, plain, wildcards, runs, allowing, stage = checks
+        # An empty tuple is not tried: a call costs more than the test.
         if decisive and path.startswith(decisive):
-            return char == "r" and self._robots_txt(path)
-        if not disallow_starts or not path.startswith(disallow_starts):
-            return True
-        if not allow_starts or not path.startswith(allow_starts):
+            pass
+        elif not disallow_starts or not path.startswith(disallow_starts):
+            return allowing
+        elif not allow_starts or not path.startswith(allow_starts):
             # No allow entry decides: the URL is allowed unless a disallow entry matches.
-            if plain and path.startswith(plain):
-                return char == "r" and self._robots_txt(path)
-            for last, pattern in wildcards:
-                if last in path and matches_wildcards(pattern, path):
-                    return char == "r" and self._robots_txt(path)
-            return True
-        # An allow and a disallow entry may both match: the first run with a matching entry decides.
-        for allow, prefixes, patterns in runs:
-            if path.startswith(prefixes):
-                return allow or self._robots_txt(path)
-            for last, pattern in patterns:
-                if last in path and matches_wildcards(pattern, path):
-                    return allow or self._robots_txt(path)
-        return True
+            if not plain or not path.startswith(plain):
+                for last, pattern in wildcards:
+                    if last in path and matches_wildcards(pattern, path):
+                        break
+                else:
+                    return allowing
+        else:
+            # An allow and a disallow entry may both match: the first run with a matching entry decides.
+            stage = allowing
+            for prefixes, patterns, run in runs:
+                if path.startswith(prefixes):
+                    stage = run
+                    break
+                for last, pattern in patterns:
+                    if last in path and matches_wildcards(pattern, path):
+                        stage = run
+                        break
+                if stage is run:
+                    break
+            if stage[0]:
+                return stage
+        # Disallowed, unless the path is robots.txt itself (its second character, ``char``, is tried first).
+        return _ROBOTS_TXT if char == "r" and self._robots_txt(path) else stage
 
-    def explain(self, url: str) -> Decision:
-        """The decision for ``url`` with the deciding rule and the reason."""
-        if not isinstance(url, str):
-            raise TypeError(f"url must be a str, got {type(url).__name__}")
-        if self._fixed is not None:
-            return Decision(self._fixed, None, self.group, self._reason or "")
-        index = self._index or self._compile()
+    def _decide_early(self, url: str) -> Stage:
+        """``_decide`` for an origin not compiled: its first ``EARLY_DECISIONS``
+        are made by its table of rules (``RuleTable``), then its index is compiled."""
+        table = self._table
+        if table is None:
+            if self._fixed is not None:
+                return NO_MATCH if self._fixed else _DISALLOWED
+            table = self._read()
+        asked = self._asked = self._asked + 1
+        if asked > EARLY_DECISIONS:
+            self._index = build_index(table.ranked())
+            self._table = None
+            return self._decide(url)
         path = self._path(url)
-        position = _deciding_entry(index, path)
-        if position < 0:
-            return Decision(True, None, self.group, REASON_NO_MATCH)
-        if not index.allow_bits >> position & 1 and self._robots_txt(path):
-            return Decision(True, None, self.group, REASON_ROBOTS_TXT)
-        rule = self._rules(index, [position])[0]
-        return Decision(rule.allow, rule, self.group, self._mode.rule_reason)
-
-    def rules(self) -> tuple[Rule, ...]:
-        """The rules kept for this agent, in file order."""
-        if self._fixed is not None:
-            return ()
-        index = self._index or self._compile()
-        by_source = {index.sources[position]: position for position in range(len(index.patterns))}
-        return tuple(self._rules(index, [by_source[source] for source in sorted(by_source)]))
+        entry = table.deciding(path)
+        if entry is None:
+            return NO_MATCH
+        if entry[1]:
+            return (True, (entry,))
+        return _ROBOTS_TXT if self._robots_txt(path) else (False, (entry,))
 
     def _path(self, url: str) -> str:
         try:
@@ -240,38 +296,32 @@ class AgentRules:
         """Whether a disallowed ``path`` is allowed after all, being robots.txt itself."""
         return (path == _ROBOTS_TXT_PATH or path.startswith(_ROBOTS_TXT_QUERY)) and self._mode.robots_txt_allowed
 
-    def _compile(self) -> RuleIndex:
-        """Compile the rules of the source, and keep the index while the origin is active."""
-        rows: list[RuleRow] = []
-        _, directives = read_directives(unpack(self._source), self._mode.lenient)
-        for number, field, value in directives:
-            if field == DISALLOW:
-                rows.append((False, value, number - 1))
-            elif field == ALLOW:
-                rows.append((True, value, number - 1))
-        index = build_index(self._mode.rank(rows))
-        self._index = index
+    def _read(self) -> RuleTable:
+        """The table of the source's rules, kept while the origin is active."""
+        table = self._table = self._mode.table(read_rules(unpack(self._source), self._mode.lenient))
+        self._asked = 0
         _ACTIVE.add(self)
-        return index
+        return table
 
     def _forget_index(self) -> None:
-        """Drop the compiled index (the origin is no longer being crawled), and pack the source."""
+        """Drop the entries and the compiled index (the origin is no longer being crawled), and pack the source."""
+        self._table = None
         self._index = None
         if isinstance(self._source, str):
             self._source = pack(self._source)
 
-    def _rules(self, index: RuleIndex, positions: Sequence[int]) -> list[Rule]:
-        """The rules of the entries at ``positions``, read again from their lines."""
-        sources = [index.sources[position] for position in positions]
+    def _rules(self, entries: Sequence[Entry]) -> list[Rule]:
+        """The rules of ``entries``, read again from their lines."""
+        sources = [entry[2] for entry in entries]
         texts = unpack(self._source).split("\n", max(sources, default=0) + 1)
         numbers = self._numbers
         rules = []
-        for position, source in zip(positions, sources, strict=True):
+        for entry, source in zip(entries, sources, strict=True):
             text = texts[source]
             parsed = parse_line(text, self._mode.lenient)
             pattern = parsed[1] if parsed is not None else ""
             number = numbers + source if isinstance(numbers, int) else numbers[source]
-            rules.append(Rule(bool(index.allow_bits >> position & 1), pattern, number, text))
+            rules.append(Rule(entry[1], pattern, number, text))
         return rules
 
     def __repr__(self) -> str:
@@ -335,37 +385,6 @@ def line_numbers(numbers: list[int]) -> LineNumbers:
     if numbers == list(range(first, first + len(numbers))):
         return first
     return array("H" if max(numbers) < 1 << 16 else "I", numbers)
-
-
-def _deciding_entry(index: RuleIndex, path: str) -> int:
-    """Storage position of the entry of lowest rank that matches ``path``; -1 when none does."""
-    # Items are str (a prefix) or tuple (wildcards), told apart by class for speed.
-    patterns: tuple[Any, ...] = index.patterns
-    starts = index.bucket_starts
-    found = -1
-    second = path[1:2]
-    bucket = index.bucket_chars.find(second) if second else -1
-    if bucket >= 0:
-        for position in range(starts[bucket], starts[bucket + 1]):
-            pattern = patterns[position]
-            if pattern.__class__ is str:
-                if path.startswith(pattern):
-                    found = position
-                    break
-            elif pattern[-1] in path and matches_wildcards(pattern, path):
-                found = position
-                break
-    tried_everywhere = starts[0]
-    if found >= 0 and tried_everywhere:
-        tried_everywhere = bisect_left(index.ranks, index.ranks[found], 0, tried_everywhere)
-    for position in range(tried_everywhere):
-        pattern = patterns[position]
-        if pattern.__class__ is str:
-            if path.startswith(pattern):
-                return position
-        elif pattern[-1] in path and matches_wildcards(pattern, path):
-            return position
-    return found
 
 
 def _signals(lines: tuple[SourceLine, ...], mode: MatchingMode) -> tuple[Mapping[str, bool], tuple[SourceLine, ...]]:

@@ -132,12 +132,33 @@ def agent_lines(
     What a decision's group is made of, with line numbers, so that merged groups
     can be shown as their lines rather than as repeated values.
     """
+    lines, chosen = _obeyed_groups(body, matching, agent, max_size)
+    return _source_lines(lines, (number for _, numbered in chosen for number in numbered))
+
+
+def obeyed_lines(
+    body: bytes | str, matching: str, agent: str, *, max_size: int = DEFAULT_MAX_SIZE
+) -> tuple[SourceLine, ...]:
+    """Every line of the groups ``agent`` obeys in ``matching`` mode, in file order: the user-agent
+    lines and the members (rules, delays, signals), each without its comment."""
+    lines, chosen = _obeyed_groups(body, matching, agent, max_size)
+    members = (member[0] for group, _ in chosen for member in group.members)
+    return _source_lines(lines, (*(number for _, numbered in chosen for number in numbered), *members))
+
+
+def _obeyed_groups(
+    body: bytes | str, matching: str, agent: str, max_size: int
+) -> tuple[list[str], list[tuple[Group, tuple[int, ...]]]]:
+    """The file's lines, and the groups ``agent`` obeys with the numbers of their user-agent lines."""
     mode = matching_mode(matching)
     lines, directives = read_directives(decode(body, max_size), mode.lenient)
     groups = numbered_groups(mode, directives)
     chosen = {id(group) for group in mode.select([group for group, _ in groups], mode.agent_token(agent))}
-    numbers = sorted(number for group, numbered in groups if id(group) in chosen for number in numbered)
-    return tuple(SourceLine(number, lines[number - 1].split("#", 1)[0].strip()) for number in numbers)
+    return lines, [(group, numbered) for group, numbered in groups if id(group) in chosen]
+
+
+def _source_lines(lines: list[str], numbers: Iterable[int]) -> tuple[SourceLine, ...]:
+    return tuple(SourceLine(number, lines[number - 1].split("#", 1)[0].strip()) for number in sorted(set(numbers)))
 
 
 def numbered_groups(mode: MatchingMode, directives: list[Directive]) -> list[tuple[Group, tuple[int, ...]]]:
@@ -302,7 +323,7 @@ def _rule_warnings(group: Group, lines: list[str], mode: MatchingMode) -> Iterab
     members = [member for member in group.members if member[1] in RULE_FIELDS]
     rows = [(field == ALLOW, value, index) for index, (_, field, value) in enumerate(members)]
     ranked: list[Entry] = []
-    for compiled, allow, index, _ in mode.rank(rows):
+    for compiled, allow, index, _ in mode.table(rows).ranked():
         number, _, written = members[index]
         ranked.append((compiled, allow, number, lines[number - 1].strip(), written))
     entries = [entry for entry in ranked if _matches_some_path(entry[0])]

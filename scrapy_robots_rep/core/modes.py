@@ -2,7 +2,7 @@
 
 A mode says how lines are read (leniently or not), grouped, chosen for an
 agent, how the configured agent is reduced, how URL paths are normalised, how
-a group's rules are ranked, and which reason a decision by a rule gets. Adding
+a group's rules are matched, and which reason a decision by a rule gets. Adding
 a mode means adding one ``MatchingMode`` here and listing it in ``MATCHING_MODES``.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scrapy_robots_rep.core.agents import product_token, token_problem
+from scrapy_robots_rep.core.agents import read_agent, robot_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import Directive
 from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, normalise_rfc9309_escapes
-from scrapy_robots_rep.core.rule_index import Entry, RuleRow, rank_legacy, rank_rfc9309
+from scrapy_robots_rep.core.rule_index import FirstMatch, LongestMatch, RuleRow, RuleTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,8 @@ class MatchingMode:
     """A URL's path and query as compared with patterns."""
     normalise_plain: Callable[[str], str]
     """``normalise`` of a path and query ``paths.plain_url_path`` matched (a shortcut)."""
-    rank: Callable[[Iterable[RuleRow]], list[Entry]]
-    """A group's rules as entries in the order they are tried; the first match decides."""
+    table: Callable[[Iterable[RuleRow]], RuleTable]
+    """A group's rules as a table: its deciding entry for a path, and its entries in the order they are tried."""
     rule_reason: str
     """The reason of a decision made by a rule."""
     robots_txt_allowed: bool
@@ -49,16 +49,17 @@ class MatchingMode:
         return f"<MatchingMode {self.name}>"
 
 
-def _whole_name(configured: str) -> str:
-    return configured.strip()
+def _robot_name(configured: str) -> str:
+    return read_agent(configured).name
 
 
 def _rfc9309_agent_problem(configured: str) -> str | None:
-    return token_problem(product_token(configured))
+    robot = read_agent(configured)
+    return robot.problem or token_problem(robot.token)
 
 
 def _legacy_agent_problem(configured: str) -> str | None:
-    return None if configured.strip() else "the robot's name is empty"
+    return read_agent(configured).problem if configured.strip() else "the robot's name is empty"
 
 
 RFC9309 = MatchingMode(
@@ -66,11 +67,11 @@ RFC9309 = MatchingMode(
     lenient=True,
     group=group_rfc9309,
     select=select_rfc9309,
-    agent_token=product_token,
+    agent_token=robot_token,
     agent_problem=_rfc9309_agent_problem,
     normalise=normalise_rfc9309,
     normalise_plain=normalise_rfc9309_escapes,
-    rank=rank_rfc9309,
+    table=LongestMatch,
     rule_reason="longest match",
     robots_txt_allowed=True,
 )
@@ -80,11 +81,11 @@ LEGACY = MatchingMode(
     lenient=False,
     group=group_legacy,
     select=select_legacy,
-    agent_token=_whole_name,
+    agent_token=_robot_name,
     agent_problem=_legacy_agent_problem,
     normalise=normalise_legacy,
     normalise_plain=normalise_legacy,
-    rank=rank_legacy,
+    table=FirstMatch,
     rule_reason="first match",
     robots_txt_allowed=False,
 )

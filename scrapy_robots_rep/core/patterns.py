@@ -29,14 +29,6 @@ def compile_pattern(pattern: str) -> CompiledPattern:
     return (anchored, first, *(segment for segment in rest if segment))
 
 
-def pattern_text(compiled: CompiledPattern) -> str:
-    """The pattern a compiled pattern reads as (equal to what was compiled
-    unless that had redundant ``*`` or needed normalisation)."""
-    if compiled.__class__ is str:
-        return compiled
-    return "*".join(compiled[1:]) + ("$" if compiled[0] else "")
-
-
 def matches_wildcards(compiled: WildcardPattern, path: str) -> bool:
     """True when ``path`` matches a compiled wildcard pattern from its start."""
     anchored = compiled[0]

@@ -1,14 +1,20 @@
-"""Compile a group's rules into the ordered, bucketed form decisions are made with.
+"""Read a group's rules, and match them: a table for an origin's first
+decisions, a compiled index for an origin that keeps being asked.
 
 Each rule becomes an entry. Entries have a rank, the order they are tried in
 (``rfc9309``: longest pattern first, allow first on a tie; ``legacy``: file
 order): a decision is the matching entry of lowest rank.
 
-To try few entries per URL, the entries of a group of ``INDEXED_FROM`` or more
-are kept in buckets by the second character of their literal start (the one
-after the leading ``/``); only one bucket, plus the entries whose literal start
-is shorter, are tried for a URL. Entries are stored bucket after bucket, each
-bucket in rank order, with the entries tried for every URL first.
+A table (``RuleTable``, one per mode) is built in one pass over the rules and
+finds that entry directly (``LongestMatch`` looks a path's prefixes up by
+text). The compiled index costs more to build and less per decision.
+
+To try few entries per URL, the index keeps the entries of a group of
+``INDEXED_FROM`` or more in buckets by the second character of their literal
+start (the one after the leading ``/``); only one bucket, plus the entries
+whose literal start is shorter, are tried for a URL. Entries are stored bucket
+after bucket, each bucket in rank order, with the entries tried for every URL
+first.
 
 Per bucket, ``RuleIndex.checks`` also holds literal starts of its entries as
 tuples, so that ``str.startswith`` (one C call) settles most URLs: a disallow
@@ -18,43 +24,74 @@ allow entry that may decide matches (one shorter than every disallow entry
 never does), so it is allowed unless a disallow entry matches. Only URLs that
 an allow and a disallow entry may both match try the entries in rank order,
 grouped in runs of entries that all allow or all disallow: each run's plain
-prefixes are tried in one call, and the first run with a match decides.
+prefixes are tried in one call, and the first run with a match decides. Each
+outcome is a ``Stage``: the verdict, and the entries the deciding rule is the
+first match of.
 """
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, parse_line
 from scrapy_robots_rep.core.paths import needs_normalising, normalise_legacy, normalise_rfc9309
-from scrapy_robots_rep.core.patterns import CompiledPattern, WildcardPattern, compile_pattern
+from scrapy_robots_rep.core.patterns import CompiledPattern, WildcardPattern, compile_pattern, matches_wildcards
 
 RuleRow = tuple[bool, str, int]
 """A rule as ``(allow, pattern as written, source index)``; the index says
 where its line is in the text the rules were read from."""
 
+RankKey = tuple[int, bool, int]
+"""``(minus the length, not allow, source index)`` of an ``rfc9309`` entry:
+its rank (the source index gives the file order)."""
+
 Entry = tuple[CompiledPattern, bool, int, int]
 """``(compiled pattern, allow, source index, length)``; the length (of the
 normalised pattern) ranks ``rfc9309`` entries, and is 0 in ``legacy``."""
+
+Stage = tuple[bool, tuple[Entry, ...]]
+"""What a matcher finds for a URL: the verdict (allowed), and entries in rank
+order that all have that verdict, the first of them that matches the URL being
+the deciding rule. None of them matches only when no rule matches (the verdict
+is then True): the verdict never depends on which entry is read as the rule."""
+
+NO_MATCH: Stage = (True, ())
+"""No rule matches: allowed."""
 
 Wildcards = tuple[tuple[str, WildcardPattern], ...]
 """Wildcard patterns, each with its last segment first: a path that does not
 hold that segment cannot match (a test cheaper than the match)."""
 
-Run = tuple[bool, tuple[str, ...], Wildcards]
-"""``(allow, plain prefixes, wildcard patterns)`` of entries next to each other in rank order."""
+Run = tuple[tuple[str, ...], Wildcards, Stage]
+"""``(plain prefixes, wildcard patterns, stage)`` of entries next to each other
+in rank order that all allow or all disallow: when one of them matches, the
+stage decides."""
 
-Checks = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], Wildcards, tuple[Run, ...]]
+Checks = tuple[
+    tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], Wildcards, tuple[Run, ...], Stage, Stage
+]
 """``(decisive disallow prefixes, literal starts of the other disallow entries,
 literal starts of the allow entries that may decide, plain prefixes and
-wildcard patterns of the other disallow entries, runs)``.
+wildcard patterns of the other disallow entries, runs, allow stage, disallow
+stage)``.
 
 A decisive disallow prefix is longer than every allow pattern (``rfc9309``),
-so when it matches it decides. Once none matched, an allow entry shorter than
-every other disallow entry never decides. The runs hold the other disallow
-entries and the allow entries that may decide, in rank order, split where
-``allow`` changes: the first run with a matching entry decides."""
+so when it matches the disallow stage (every disallow entry, in rank order)
+decides. Once none matched, an allow entry shorter than every other disallow
+entry never decides. The runs hold the other disallow entries and the allow
+entries that may decide, in rank order, split where ``allow`` changes: the
+first run with a matching entry decides. When no disallow entry can match, the
+allow stage (every allow entry) decides."""
+
+# One match per line: a rule line in the usual form gives "dis" or "", "allow" and
+# its value (to be stripped); any other line gives its text as the fourth group.
+_RULE_LINE = re.compile(r"^(?:[ \t]*(?ai:(dis)?(allow))[ \t]*:[ \t]*([^#\n]*)|([^\n]*))", re.MULTILINE)
+# Every spelling of the fields lenient reading accepts holds one of these (lower-case).
+_MAY_BE_RULE = re.compile("allow|alow|sllow|allaw").search
+_RULE_FIELDS = (ALLOW, DISALLOW)
 
 # Below this many entries, buckets cost more memory than they save time.
 INDEXED_FROM = 8
@@ -66,14 +103,10 @@ _NO_RANKS: array[int] = array("H")
 
 @dataclass(frozen=True, slots=True)
 class RuleIndex:
-    """Parallel sequences, one item per entry, in storage order, and the per-bucket checks."""
+    """Entries in storage order, and the per-bucket checks."""
 
     entries: list[Entry]
-    patterns: tuple[CompiledPattern, ...]
-    allow_bits: int
     ranks: array[int]
-    sources: array[int]
-    """The source index of each entry's rule."""
     bucket_chars: str
     bucket_starts: array[int]
     """Start of each bucket, then the number of entries; entries before the
@@ -99,6 +132,19 @@ class RuleIndex:
         return checks
 
 
+def first_match(entries: Iterable[Entry], path: str) -> Entry | None:
+    """The first of ``entries`` (in rank order) whose pattern matches ``path``:
+    the deciding rule among them."""
+    for entry in entries:
+        pattern = entry[0]
+        if isinstance(pattern, str):
+            if path.startswith(pattern):
+                return entry
+        elif pattern[-1] in path and matches_wildcards(pattern, path):
+            return entry
+    return None
+
+
 def build_index(ranked: list[Entry]) -> RuleIndex:
     """Bucket entries given in rank order (a mode's ``rank``)."""
     bucket_chars: list[str] = []
@@ -120,43 +166,158 @@ def build_index(ranked: list[Entry]) -> RuleIndex:
     bucket_starts.append(len(ranked))
     return RuleIndex(
         entries=entries,
-        patterns=tuple(entry[0] for entry in entries),
-        allow_bits=sum(1 << position for position, entry in enumerate(entries) if entry[1]),
         ranks=_smallest_array(list(order)) if bucket_chars else _NO_RANKS,
-        sources=_smallest_array([entry[2] for entry in entries]),
         bucket_chars="".join(bucket_chars),
         bucket_starts=_smallest_array(bucket_starts),
         checks={},
     )
 
 
-def rank_rfc9309(rules: Iterable[RuleRow]) -> list[Entry]:
-    """Longest pattern first and, at equal length, allow first; empty patterns
-    are dropped. An allowed ``.../index.htm*`` also allows its directory."""
-    rows = [row for row in rules if row[1]]
-    # One search over all patterns finds whether any needs normalising
-    # (``str`` gives a str back as it is).
-    normalise = normalise_rfc9309 if needs_normalising("".join([row[1] for row in rows])) else str
-    ranked: list[tuple[int, bool, int, Entry]] = []
-    for allow, written, source in rows:
-        pattern = normalise(written)
-        # Most patterns are plain prefixes, which compile to themselves.
-        compiled = pattern if "*" not in pattern and pattern[-1] != "$" else compile_pattern(pattern)
-        # The file position breaks ties, so that entries are never compared.
-        ranked.append((-len(pattern), not allow, len(ranked), (compiled, allow, source, len(pattern))))
+def read_rules(source: str, lenient: bool) -> list[RuleRow]:
+    """The ``Allow``/``Disallow`` lines of ``source`` as rows, read as
+    ``lines.parse_line`` reads them: a line in the usual ``allow:`` form (any
+    case) is sliced by one regular expression, any other line that may be a
+    rule (it holds a word every spelling of the fields holds) is given to
+    ``parse_line``."""
+    rows: list[RuleRow] = []
+    append = rows.append
+    for source_index, (dis, allow, value, other) in enumerate(_RULE_LINE.findall(source)):
         if allow:
-            slash_at = pattern.rfind("/")
-            if slash_at >= 0 and pattern.startswith("/index.htm", slash_at):
-                directory = pattern[: slash_at + 1] + "$"
-                entry = (compile_pattern(directory), allow, source, len(directory))
-                ranked.append((-len(directory), False, len(ranked), entry))
-    ranked.sort()
-    return [item[3] for item in ranked]
+            append((not dis, value.strip(), source_index))
+        elif other and _MAY_BE_RULE(other.lower()) is not None:
+            parsed = parse_line(other, lenient)
+            if parsed is not None and parsed[0] in _RULE_FIELDS:
+                append((parsed[0] == ALLOW, parsed[1], source_index))
+    return rows
 
 
-def rank_legacy(rules: Iterable[RuleRow]) -> list[Entry]:
-    """File order; an empty pattern matches everything."""
-    return [(normalise_legacy(written), allow, source, 0) for allow, written, source in rules]
+class LongestMatch:
+    """``rfc9309`` rules as a table: the longest matching pattern decides, an
+    allow one on a tie.
+
+    Plain prefixes (most patterns) are kept by their text: the prefixes of a
+    URL path that could decide are its first characters, one per length a
+    prefix has, longest first, each looked up once. The other patterns (with
+    ``*`` or ``$``) are kept in rank order and tried in turn. Building the
+    table is one pass over the rules, so an origin's first decisions are made
+    without compiling its rules (``build_index``)."""
+
+    __slots__ = ("_lengths", "_others", "_prefixes", "_repeated")
+
+    def __init__(self, rules: Iterable[RuleRow]) -> None:
+        rows = [row for row in rules if row[1]]
+        # One search over all patterns finds whether any needs normalising.
+        normalise = normalise_rfc9309 if needs_normalising("".join([row[1] for row in rows])) else None
+        prefixes: dict[str, Entry] = {}
+        others: list[tuple[RankKey, Entry]] = []
+        # Prefixes equal to one that decides before them: they never decide.
+        repeated: list[Entry] = []
+        kept = prefixes.get
+        for allow, written, source in rows:
+            pattern = written if normalise is None else normalise(written)
+            if "*" in pattern or pattern[-1] == "$":
+                others.append(
+                    ((-len(pattern), not allow, source), (compile_pattern(pattern), allow, source, len(pattern)))
+                )
+            else:
+                # Of equal prefixes, the first allow one decides, else the first one.
+                entry = (pattern, allow, source, len(pattern))
+                same = kept(pattern)
+                if same is None:
+                    prefixes[pattern] = entry
+                elif allow and not same[1]:
+                    prefixes[pattern] = entry
+                    repeated.append(same)
+                else:
+                    repeated.append(entry)
+            if allow and "/index.htm" in pattern:
+                # An allowed ``.../index.htm*`` also allows its directory.
+                slash_at = pattern.rfind("/")
+                if pattern.startswith("/index.htm", slash_at):
+                    directory = pattern[: slash_at + 1] + "$"
+                    others.append(
+                        ((-len(directory), False, source), (compile_pattern(directory), allow, source, len(directory)))
+                    )
+        others.sort()
+        self._prefixes = prefixes
+        self._lengths = tuple(sorted(set(map(len, prefixes)), reverse=True))
+        self._others = others
+        self._repeated = repeated
+
+    def deciding(self, path: str) -> Entry | None:
+        """The entry that decides ``path`` (normalised), or None when none matches."""
+        found = None
+        size = len(path)
+        prefixes = self._prefixes
+        for length in self._lengths:
+            if length <= size:
+                found = prefixes.get(path[:length])
+                if found is not None:
+                    break
+        if not self._others:
+            return found
+        rank = (-found[3], not found[1], found[2]) if found is not None else None
+        for key, entry in self._others:
+            if rank is not None and key > rank:
+                break
+            pattern = entry[0]
+            if isinstance(pattern, str):
+                if path.startswith(pattern):
+                    return entry
+            elif pattern[-1] in path and matches_wildcards(pattern, path):
+                return entry
+        return found
+
+    def ranked(self) -> list[Entry]:
+        """Every entry, in rank order."""
+        ranked = [((-entry[3], not entry[1], entry[2]), entry) for entry in (*self._prefixes.values(), *self._repeated)]
+        ranked += self._others
+        ranked.sort()
+        return [entry for _, entry in ranked]
+
+
+class FirstMatch:
+    """``legacy`` rules as a table: the first rule in file order whose path is
+    a prefix of the URL path decides; an empty path matches every URL.
+
+    The first rule of each path is kept by its text: the rules that match a
+    URL path are its first characters, one per length a path has, each looked
+    up once; the first in file order of those found decides."""
+
+    __slots__ = ("_entries", "_lengths", "_prefixes")
+
+    def __init__(self, rules: Iterable[RuleRow]) -> None:
+        entries: list[Entry] = []
+        prefixes: dict[str, Entry] = {}
+        for allow, written, source in rules:
+            pattern = normalise_legacy(written)
+            entry = (pattern, allow, source, 0)
+            entries.append(entry)
+            prefixes.setdefault(pattern, entry)
+        self._entries = entries
+        self._prefixes = prefixes
+        self._lengths = tuple(sorted(set(map(len, prefixes))))
+
+    def deciding(self, path: str) -> Entry | None:
+        """The entry that decides ``path`` (normalised), or None when none matches."""
+        found = None
+        size = len(path)
+        prefixes = self._prefixes
+        for length in self._lengths:
+            if length > size:
+                break
+            entry = prefixes.get(path[:length])
+            if entry is not None and (found is None or entry[2] < found[2]):
+                found = entry
+        return found
+
+    def ranked(self) -> list[Entry]:
+        """Every entry, in rank order (file order)."""
+        return self._entries
+
+
+RuleTable = LongestMatch | FirstMatch
+"""A group's rules as a mode reads them: the first decisions, and the ranked entries."""
 
 
 def _literal_start(compiled: CompiledPattern) -> str:
@@ -189,6 +350,8 @@ def _checks(entries: list[Entry]) -> Checks:
         _shortest_prefixes(entry[0] for entry in disallowed if isinstance(entry[0], str)),
         _wildcards(disallowed),
         _runs(deciding),
+        (True, tuple(entry for entry in entries if entry[1])),
+        (False, tuple(entry for entry in entries if not entry[1])),
     )
 
 
@@ -219,9 +382,9 @@ def _runs(entries: list[Entry]) -> tuple[Run, ...]:
             runs.append((entry[1], [entry]))
     return tuple(
         (
-            allow,
             _shortest_prefixes(entry[0] for entry in run if isinstance(entry[0], str)),
             _wildcards(run),
+            (allow, tuple(run)),
         )
         for allow, run in runs
     )

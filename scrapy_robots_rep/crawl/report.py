@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +33,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
+WORKER = "{worker}"
+"""Replaced in ``REP_REPORT`` by :func:`worker_name`, so that a fleet's reports do not overwrite each other."""
+
+
+def worker_name() -> str:
+    """This process in a fleet: ``<host>-<pid>``."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
 
 class CrawlReporter:
     """Progress lines while requests wait, and the end-of-crawl report."""
@@ -49,7 +59,7 @@ class CrawlReporter:
         self._delays = delays
         if path is not None and Path(path).is_dir():
             raise SettingsError(f"REP_REPORT must name a JSON file to write, {path!r} is a directory")
-        self._path = path
+        self._path = path.replace(WORKER, worker_name()) if path is not None else None
         self._robots: dict[str, RobotsSeen] = {}
         self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
         self._loop: Any = None

@@ -256,7 +256,8 @@ class OriginRobots:
         origins.outcomes.record_kept(self.origin, record)
         if final:
             origins.pin(self.origin, record)
-            origins.parking.release(self.origin)
+            plan = conclusion.plan
+            origins.parking.release(self.origin, obtained=plan is None or plan.recovery is not Recovery.DROP)
         self._wake()
 
     def _wake(self) -> None:

@@ -20,6 +20,7 @@ How each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
-from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core import Decision
 from scrapy_robots_rep.core.page import purpose_refusal
@@ -37,10 +37,19 @@ from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
-from scrapy_robots_rep.downloader.startup import check_order, log_start, offsite_filter
+from scrapy_robots_rep.downloader.startup import (
+    check_order,
+    load_store,
+    log_start,
+    offsite_filter,
+    start_up_errors,
+    warn_unknown_settings,
+)
+from scrapy_robots_rep.exceptions import RobotsUnreachable
 from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
@@ -50,7 +59,9 @@ if TYPE_CHECKING:
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
 
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 
@@ -66,23 +77,30 @@ class RobotsMiddleware:
     """Obeys robots.txt per origin; see the module docstring."""
 
     def __init__(self, crawler: Crawler) -> None:
-        settings = rep_settings(crawler.settings)
-        if not settings.enabled:
-            logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
-            raise NotConfigured
-        check_order(crawler.settings, type(self))
-        self._crawler = crawler
-        self._settings = settings
-        store = build_from_crawler(load_object(settings.cache_backend), crawler) if settings.cache_backend else None
-        self.parking = Parking(crawler, self._on_release)
-        self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
-        self.outcomes = Outcomes.of(crawler)
-        self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
-        self._saved = SavedRequests(crawler)
-        self._reporter = CrawlReporter(crawler, self.origins, self.outcomes.accounting, self._delays, settings.report)
-        self._offsite: Callable[[Request], bool] | None = None
-        self._purposes = settings.purposes
-        log_start(crawler, settings, store)
+        warn_unknown_settings(crawler.settings)
+        with start_up_errors():
+            settings = rep_settings(crawler.settings)
+            if not settings.enabled:
+                logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
+                raise NotConfigured
+            check_order(crawler.settings, type(self))
+            self._crawler = crawler
+            self._settings = settings
+            store = load_store(crawler, settings.cache_backend)
+            self.parking = Parking(crawler, self._on_release, self._on_drop, settings.max_parked)
+            self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
+            self.outcomes = Outcomes.of(crawler)
+            self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
+            self._fleet = (
+                FleetPacing(crawler, store) if store is not None and store.shares_slots and self._delays else None
+            )
+            self._saved = SavedRequests(crawler)
+            self._reporter = CrawlReporter(
+                crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
+            )
+            self._offsite: Callable[[Request], bool] | None = None
+            self._purposes = settings.purposes
+            log_start(crawler, settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_request_scheduled, scrapy_signals.request_scheduled)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
@@ -104,6 +122,8 @@ class RobotsMiddleware:
         self, request: Request, spider: Spider | None = None
     ) -> Request | Coroutine[Any, Any, None] | None:
         """Decide ``request``; synchronous unless it bypassed the scheduler and must wait for rules."""
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)  # a copy of a request that held a slot (a middleware returned it)
         origin = self._checked_origin(request)
         if origin is None:
             return None
@@ -114,14 +134,24 @@ class RobotsMiddleware:
             if not released:
                 self.outcomes.count("rep/cache/hits")
             self._decide(request, origin, record)
-            return None
+            return self._paced(request, origin, record)
         if where is Route.DROP:
             self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
-        if request.meta.get(SCHEDULED):
+        full = self.parking.full
+        if request.meta.get(SCHEDULED) and not full:
             again = request.replace(dont_filter=True)
             del again.meta[SCHEDULED]
             return again
-        return self._decide_when_obtained(request, origin)
+        return self._decide_when_obtained(request, origin, beside=not full)
+
+    def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Response:
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception, spider: Spider | None = None) -> None:
+        if PACED in request.meta and self._fleet is not None:
+            self._fleet.done(request)
 
     async def sitemaps(self, origin: str) -> tuple[str, ...]:
         """The ``Sitemap:`` URLs of ``origin``'s robots.txt, from the one fetch that obtains its rules."""
@@ -154,28 +184,43 @@ class RobotsMiddleware:
             self._delays.apply(request, origin, rules.crawl_delay)
         self.outcomes.allowed(request, origin, record)
 
+    def _paced(self, request: Request, origin: str, record: CacheRecord) -> Coroutine[Any, Any, None] | None:
+        """With a store pacing the fleet, a request to an origin with a Crawl-delay waits for the origin's slot."""
+        delay = min(record.rules.crawl_delay or 0.0, self._settings.crawl_delay_max)
+        if delay <= 0 or self._fleet is None:
+            return None
+        return self._fleet.wait(request, origin, delay)
+
     def _drop_reason(self, origin: str, request: Request) -> str:
         record = self.origins.record(origin)
         return record.rules.explain(request.url).reason if record is not None else "unreachable"
 
-    async def _decide_when_obtained(self, request: Request, origin: str) -> None:
-        """A request that bypassed the scheduler cannot be parked: it waits here, not counted
-        against ``CONCURRENT_REQUESTS``, until its origin's rules are obtained or it is dropped."""
+    async def _decide_when_obtained(self, request: Request, origin: str, beside: bool) -> None:
+        """A request that bypassed the scheduler cannot be parked: it waits here, until its origin's
+        rules are obtained or it is dropped; not counted against ``CONCURRENT_REQUESTS`` (``beside``)
+        unless this process already holds ``REP_MAX_PARKED`` waiting requests."""
         self.outcomes.deferred(request, origin, parked=False)
-        with beside_pages(self._crawler):
-            where, record = await self.origins.settled(origin, request)
+        self.parking.waiters += 1
+        try:
+            with beside_pages(self._crawler) if beside else contextlib.nullcontext():
+                where, record = await self.origins.settled(origin, request)
+        finally:
+            self.parking.waiters -= 1
         if where is Route.DROP:
             self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
         assert record is not None
         self._decide(request, origin, record)
+        paced = self._paced(request, origin, record)
+        if paced is not None:
+            await paced
 
     def _on_request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
         origin = self._checked_origin(request)
         if origin is None or (self._offsite is not None and self._offsite(request)):
             return
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
-        if where is Route.PARK:
-            self.outcomes.deferred(request, origin, parked=True)
+        if where is Route.PARK and not self.parking.full:
+            self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
             self.parking.park(origin, request)
             self.origins.of(origin).start(request)
             raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
@@ -186,9 +231,19 @@ class RobotsMiddleware:
         self.outcomes.released(origin)
         request.meta[RELEASED] = True
 
+    def _on_drop(self, origin: str, request: Request) -> None:
+        """A request parked in the shared scheduler's Redis, whose origin's deferral cycle failed."""
+        with contextlib.suppress(RobotsUnreachable):
+            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
+
     def _on_spider_opened(self, spider: Spider) -> None:
         self._offsite = offsite_filter(self._crawler)
         self._reporter.start()
+        shared = _shared_parking(self._crawler, self._settings.redis_lock_timeout)
+        if shared is not None:
+            self.parking.shared = shared
+            shared.start()
+            _mark_dequeued(self._crawler)
         engine = self._crawler.engine
         assert engine is not None
         for request in self._saved.take():
@@ -201,6 +256,10 @@ class RobotsMiddleware:
 
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
+        shared = self.parking.shared
+        if shared is not None:
+            shared.stop()
+            shared.give_back_all()
         waiting = self.parking.by_origin()
         requests = []
         for origin, request in self.parking.take_all():
@@ -210,3 +269,35 @@ class RobotsMiddleware:
         self._reporter.close(reason, waiting, saved)
         if self.origins.store is not None:
             await self.origins.store.close()
+
+
+def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
+    engine = crawler.engine
+    if engine is None or getattr(engine.scheduler, "server", None) is None:
+        return None
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
+    return SharedParking.of(crawler, lease)
+
+
+def _mark_dequeued(crawler: Crawler) -> None:
+    """Mark every request the shared scheduler hands out as scheduled.
+
+    Requests put into scrapy-redis's queue by other programs never met this process's
+    ``request_scheduled``; marked, one that must wait for robots.txt goes back to be parked
+    in Redis instead of waiting in this process's memory.
+    """
+    engine = crawler.engine
+    assert engine is not None
+    scheduler = engine.scheduler
+    assert scheduler is not None
+    dequeue = scheduler.next_request
+
+    def next_request() -> Request | None:
+        request = dequeue()
+        if request is not None:
+            request.meta[SCHEDULED] = True
+        return request
+
+    scheduler.next_request = next_request  # type: ignore[method-assign]

@@ -6,6 +6,10 @@ are given back to the engine in priority order (as if they had never been deferr
 turns across origins at equal priority, and paced: a batch whenever the scheduler runs dry
 and a few more each time a download ends, so that one origin's backlog never floods the
 downloader and a busy scheduler never starves them.
+
+With a shared scheduler (scrapy-redis) the requests wait in Redis instead (``SharedParking``),
+so that no process takes them with it when it dies. Either way a process holds at most
+``REP_MAX_PARKED`` waiting requests; past that, requests stay in the scheduler.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
 RELEASED_PER_DOWNLOAD = 2
 """Ready requests given back to the engine each time a download ends."""
 
@@ -29,9 +35,22 @@ RELEASED_PER_DOWNLOAD = 2
 class Parking:
     """Parked requests per origin, and the ready ones waiting to go back to the engine."""
 
-    def __init__(self, crawler: Crawler, on_release: Callable[[str, Request], None]) -> None:
+    def __init__(
+        self,
+        crawler: Crawler,
+        on_release: Callable[[str, Request], None],
+        on_drop: Callable[[str, Request], None],
+        max_parked: int,
+    ) -> None:
         self._crawler = crawler
         self._on_release = on_release
+        self._on_drop = on_drop
+        self._max_parked = max_parked
+        self.shared: SharedParking | None = None
+        """Where requests are parked with a shared scheduler; set when the spider opens."""
+        self.waiters = 0
+        """Requests that bypassed the scheduler and wait for robots.txt in the downloader."""
+        self._count = 0
         self._batch = max(crawler.settings.getint("CONCURRENT_REQUESTS"), 1)
         self._parked: defaultdict[str, list[Request]] = defaultdict(list)
         self._ready: list[tuple[int, int, int, str, Request]] = []
@@ -40,10 +59,27 @@ class Parking:
         crawler.signals.connect(self._on_scheduler_empty, signals.scheduler_empty)
 
     def park(self, origin: str, request: Request) -> None:
+        if self.shared is not None and self.shared.park(origin, request):
+            return
         self._parked[origin].append(request)
+        self._count += 1
 
-    def release(self, origin: str) -> None:
-        """Make ``origin``'s parked requests ready, and start giving them back."""
+    @property
+    def full(self) -> bool:
+        """Whether this process holds ``REP_MAX_PARKED`` waiting requests (parked or waiting in the downloader)."""
+        shared = sum(self.shared.held.values()) if self.shared is not None else 0
+        return self._count + shared + self.waiters >= self._max_parked
+
+    def release(self, origin: str, obtained: bool = True) -> None:
+        """Make ``origin``'s parked requests ready and start giving them back; with a shared
+        scheduler, move them (whoever parked them) into its queue. Without rules
+        (``obtained`` False: the deferral cycle failed) a shared scheduler's are dropped here."""
+        if self.shared is not None:
+            if obtained:
+                self.shared.release(origin)
+            else:
+                for request in self.shared.take(origin):
+                    self._on_drop(origin, request)
         requests = self._parked.pop(origin, None)
         if not requests:
             return
@@ -53,12 +89,15 @@ class Parking:
 
     @property
     def waiting(self) -> bool:
-        """Whether any request is parked or ready."""
-        return bool(self._ready) or any(self._parked.values())
+        """Whether any request is parked (here or, by this process, in Redis) or ready."""
+        return bool(self._ready) or any(self._parked.values()) or bool(self.shared is not None and self.shared.held)
 
     def by_origin(self) -> dict[str, int]:
         """Parked and ready requests per origin."""
         counts = {origin: len(requests) for origin, requests in self._parked.items() if requests}
+        if self.shared is not None:
+            for origin, number in self.shared.held.items():
+                counts[origin] = counts.get(origin, 0) + number
         for *_, origin, _ in self._ready:
             counts[origin] = counts.get(origin, 0) + 1
         return counts
@@ -67,6 +106,7 @@ class Parking:
         """Remove and yield every parked and ready request (at close)."""
         parked, self._parked = self._parked, defaultdict(list)
         ready, self._ready = self._ready, []
+        self._count = 0
         self._pace(False)
         for origin, requests in parked.items():
             for request in requests:
@@ -83,6 +123,7 @@ class Parking:
         ready = self._ready
         while ready and budget > 0:
             *_, origin, request = heapq.heappop(ready)
+            self._count -= 1
             self._on_release(origin, request)
             engine.crawl(request)
             budget -= 1

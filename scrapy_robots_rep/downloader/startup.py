@@ -8,15 +8,18 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
-from scrapy.utils.misc import load_object
+from scrapy.utils.misc import build_from_crawler, load_object
 
+from scrapy_robots_rep.core.agents import read_agent
 from scrapy_robots_rep.core.modes import matching_mode
+from scrapy_robots_rep.policy.setting_names import unknown_settings
 from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
@@ -25,10 +28,41 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
     from scrapy_robots_rep.policy.settings import RepSettings
+    from scrapy_robots_rep.stores.base import SharedStore
 
 logger = logging.getLogger("scrapy_robots_rep")
 
 AGENT_SETTINGS = ("REP_USER_AGENT", "ROBOTSTXT_USER_AGENT", "USER_AGENT")
+
+
+@contextmanager
+def start_up_errors() -> Iterator[None]:
+    """A setting the package cannot use is logged as one ERROR line naming it, above Scrapy's traceback."""
+    try:
+        yield
+    except SettingsError as error:
+        logger.error("scrapy_robots_rep cannot start: %s", error)
+        raise
+
+
+def warn_unknown_settings(settings: BaseSettings) -> None:
+    """One warning per ``REP_*`` name that is not a setting, naming the closest real one."""
+    for unknown in unknown_settings(settings):
+        logger.warning("%s", unknown)
+
+
+def load_store(crawler: Crawler, path: str | None) -> SharedStore | None:
+    """The shared store ``REP_CACHE_BACKEND`` names, or None; a start-up error naming the setting
+    when it cannot be loaded."""
+    if not path:
+        return None
+    try:
+        cls = load_object(path)
+    except (ImportError, AttributeError, NameError, ValueError) as error:
+        message = str(error).replace("\n", " ")
+        raise SettingsError(f"REP_CACHE_BACKEND {path!r} cannot be loaded: {message}") from error
+    store: SharedStore = build_from_crawler(cls, crawler)
+    return store
 
 
 def check_order(settings: BaseSettings, middleware: type) -> None:
@@ -52,20 +86,22 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
 
 
 def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
-    """One INFO line with the agent, the modes and the cache; a warning for an agent that cannot match."""
+    """One INFO line with the agent (which setting it came from, how it was read), the modes and
+    the cache; a warning for an agent that cannot match or names no robot."""
     mode = matching_mode(settings.matching)
     agent = mode.agent_token(settings.user_agent)
-    source = next((name for name in AGENT_SETTINGS if crawler.settings.get(name)), "default")
     exempt = ", ".join(settings.exempt_domains) or "none"
     cache = f"memory ({settings.cache_max_origins} origins)"
     if store is not None:
-        cache += f" + {type(store).__name__}"
+        cache += f" + {getattr(store, 'description', type(store).__name__)}"
     logger.info(
-        "Obeying robots.txt as agent %(agent)r (from %(source)s), matching %(matching)s, status policy "
-        "%(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
+        "Obeying robots.txt as agent %(agent)r (%(source)s %(configured)r, read as %(reading)s), matching "
+        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
         {
             "agent": agent,
-            "source": source,
+            "source": agent_setting(crawler.settings),
+            "configured": settings.user_agent,
+            "reading": read_agent(settings.user_agent).reading.value,
             "matching": settings.matching,
             "policy": settings.status_policy,
             "cache": cache,
@@ -75,6 +111,15 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
     problem = mode.agent_problem(settings.user_agent)
     if problem is not None:
         logger.warning("Agent %r: %s", agent, problem)
+
+
+def agent_setting(settings: BaseSettings) -> str:
+    """The setting the agent came from: the first of :data:`AGENT_SETTINGS` with a name in it."""
+    for name in AGENT_SETTINGS:
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip():
+            return name
+    return "the default"
 
 
 def offsite_filter(crawler: Crawler) -> Callable[[Request], bool] | None:

@@ -89,6 +89,18 @@ def _agent(reader: SettingsReader, name: str, default: str) -> str:
     return default
 
 
+def _redis_url(reader: SettingsReader, name: str, default: str) -> str:
+    """``REP_REDIS_URL``, else scrapy-redis's ``REDIS_URL`` (a fleet usually sets that one already)."""
+    for source in REDIS_URL_SETTINGS:
+        if reader.raw(source):
+            return reader.text(source, default)
+    return default
+
+
+REDIS_URL_SETTINGS = ("REP_REDIS_URL", "REDIS_URL")
+"""Where the shared store's Redis URL is read from, in order."""
+
+
 def _choice(allowed: Iterable[str]) -> Read:
     names = tuple(allowed)
     return lambda reader, name, default: reader.choice(name, default, names)
@@ -228,9 +240,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "REP_REDIS_URL",
         "redis_url",
-        "redis://127.0.0.1:6379/0",
-        _text,
-        "`redis://127.0.0.1:6379/0`",
+        "redis://localhost:6379/0",
+        _redis_url,
+        "scrapy-redis's `REDIS_URL`, else `redis://localhost:6379/0`",
         "the Redis server of `RedisStore`",
         "6",
     ),
@@ -243,7 +255,7 @@ SETTINGS: tuple[Setting, ...] = (
         10.0,
         _number(0, above=True),
         "`10` s",
-        "how long a fleet's fetch lock is held without renewal",
+        "how long a fleet's fetch lock, and the lease of requests parked in Redis, last without renewal",
         "6",
     ),
     Setting(
@@ -320,7 +332,22 @@ SETTINGS: tuple[Setting, ...] = (
         "10",
     ),
     Setting(
-        "REP_REPORT", "report", None, _optional_path, "none", "write the end-of-crawl report to this JSON file", "11"
+        "REP_REPORT",
+        "report",
+        None,
+        _optional_path,
+        "none",
+        "write the end-of-crawl report to this JSON file (`{worker}` becomes host-pid)",
+        "11",
+    ),
+    Setting(
+        "REP_MAX_PARKED",
+        "max_parked",
+        10_000,
+        _integer(1),
+        "`10000`",
+        "requests one process holds while they wait for robots.txt; more stay in the scheduler",
+        "5",
     ),
 )
 """Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
@@ -367,6 +394,7 @@ class RepSettings:
     purposes: tuple[str, ...]
     httpcache_policy: str
     report: str | None
+    max_parked: int
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:

@@ -73,6 +73,9 @@ class SharedStore(ABC):
     stats_prefix: ClassVar[str] = "rep/store/"
     """Prefix of this store's keys in the crawl stats."""
 
+    shares_slots: ClassVar[bool] = False
+    """Whether the store paces downloads across crawlers (:meth:`reserve_slot`, :meth:`free_slot`)."""
+
     def __init__(self, *, scope: Scope, outcomes: Outcomes) -> None:
         self.scope = scope
         self._outcomes = outcomes
@@ -118,9 +121,24 @@ class SharedStore(ABC):
                 return None
             await asyncio.sleep(min(POLL_INTERVAL, remaining))
 
+    async def reserve_slot(self, origin: str, token: str, lease: float) -> float | None:
+        """Seconds until ``origin``'s next download slot across the crawlers sharing the store; 0 when
+        it is ``token``'s now (held until :meth:`free_slot`, at most ``lease`` seconds); ``None`` when
+        the store cannot tell (the crawler keeps the delay alone). Default: ``None``."""
+        return None
+
+    async def free_slot(self, origin: str, token: str, delay: float) -> None:
+        """``token``'s download of ``origin`` ended: its next slot is ``delay`` seconds from now. Default: nothing."""
+        return None
+
     async def close(self) -> None:
         """Release what this store holds (locks, connections). Default: nothing."""
         return None
+
+    @property
+    def description(self) -> str:
+        """The store for the start-up line."""
+        return type(self).__name__
 
     def key(self, origin: str) -> str:
         """The name of ``origin``'s record in this scope: ``<scope key>:<origin>``."""
@@ -135,6 +153,10 @@ class SharedStore(ABC):
         """A record as the JSON text stores keep (never pickle)."""
         return json.dumps(record.to_dict(), separators=(",", ":"))
 
+    def unpack(self, data: str | bytes) -> str | bytes:
+        """The JSON text in what the store holds (a store keeping records packed unpacks them here)."""
+        return data
+
     def decode(self, origin: str, data: str | bytes | None) -> CacheRecord | None:
         """The record in ``data`` (JSON text); ``None`` if there is none or it is unreadable.
 
@@ -144,7 +166,7 @@ class SharedStore(ABC):
         if data is None:
             return None
         try:
-            return CacheRecord.from_dict(json.loads(data))
+            return CacheRecord.from_dict(json.loads(self.unpack(data)))
         except ValueError as error:
             self.count("invalid_records")
             level = logging.DEBUG if self._warned_unreadable else logging.WARNING

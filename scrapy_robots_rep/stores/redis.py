@@ -7,6 +7,7 @@ only then, and it needs the ``redis`` client: ``pip install redis``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -16,9 +17,10 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 try:
-    from redis.asyncio import Redis
+    from redis.asyncio import BlockingConnectionPool, Redis
     from redis.asyncio.client import PubSub
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
@@ -28,7 +30,8 @@ except ImportError:
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.settings import REDIS_URL_SETTINGS, SettingsError
+from scrapy_robots_rep.stores import compact, redis_scripts
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
 if TYPE_CHECKING:
@@ -49,87 +52,39 @@ RETRY_INTERVAL = 1.0
 MAX_UNSYNCED = 10_000
 """Records kept to write to Redis when it returns (the most recent ones; older are dropped)."""
 
-# KEYS: record key. ARGV: fetched_at, expires_at, record JSON, key lifetime (ms), channel, store key.
-# Keeps a newer record another process stored; tells waiters that a record landed.
-_STORE_SCRIPT = """
-local current = redis.call('HGET', KEYS[1], 'fetched_at')
-if current and tonumber(current) > tonumber(ARGV[1]) then
-    return 0
-end
-redis.call('HSET', KEYS[1], 'fetched_at', ARGV[1], 'expires_at', ARGV[2], 'record', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
-return 1
-"""
+CLOSE_WAIT = 10.0
+"""Seconds ``close`` waits at most for Redis to take the records made while it was away."""
 
-# KEYS: lock key, record key. ARGV: token, lock lifetime (ms), now. Takes the lock unless it is
-# held or a fresh record landed since the caller looked (then there is nothing to fetch).
-_ACQUIRE_SCRIPT = """
-local expires_at = redis.call('HGET', KEYS[2], 'expires_at')
-if expires_at and tonumber(expires_at) > tonumber(ARGV[3]) then
-    return 0
-end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    return 1
-end
-return 0
-"""
-
-# KEYS: lock key. ARGV: token. Deletes the lock only for its owner.
-_RELEASE_SCRIPT = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-    return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
-# KEYS: lock key. ARGV: token, lock lifetime (ms). Extends the lock only for its owner.
-_RENEW_SCRIPT = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-    return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-"""
+MAX_CONNECTIONS = 32
+"""Connections per process; a call waits for a free one (a burst of origins is no outage)."""
 
 
 class RedisStore(SharedStore):
-    """Per-origin robots.txt records shared by a fleet through Redis.
+    """Per-origin robots.txt records shared by a fleet through Redis (``docs/stores.md``).
 
     Settings:
 
-    - ``REP_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``): the Redis server.
+    - ``REP_REDIS_URL``: the Redis server; by default scrapy-redis's ``REDIS_URL``, else
+      ``redis://localhost:6379/0``.
     - ``REP_REDIS_PREFIX`` (default ``"rep:"``): prefix of every key and channel, to share
       one Redis between fleets or with scrapy-redis.
-    - ``REP_REDIS_LOCK_TIMEOUT`` (default 10 s): lifetime of an origin's fetch lock. The
-      fetching process renews it every third of that while it fetches, so a crashed
-      fetcher frees the origin for another process within this time.
+    - ``REP_REDIS_LOCK_TIMEOUT`` (default 10 s): lifetime of an origin's fetch lock, and the
+      lease of the requests a process parked in Redis. The holder renews both every third
+      of it, so what a killed process held is taken over within this time.
     - ``REP_REDIS_TIMEOUT`` (default 1 s): connect and command timeout. A slower Redis
       counts as unavailable.
 
-    In Redis, the record of origin ``o`` in scope ``s`` (:attr:`Scope.key`, e.g.
-    ``mybot/rfc9309/rfc9309``) is the hash ``<prefix>origin:<s>:<o>`` holding ``record`` (the
-    JSON of ``CacheRecord.to_dict()``, never pickle), ``fetched_at`` (an older record never
-    replaces a newer one) and ``expires_at`` (no lock is handed out while the record is
-    fresh). The key lives until the record's ``expires_at`` plus ``REP_UNREACHABLE_MAX_AGE``
-    (30 days), so the last good copy and the unreachable-since time outlive the record's
-    freshness for stale-on-error and the 30-day rule. The fetch lock is
-    ``<prefix>lock:<s>:<o>`` (its value names the holder: ``host:pid:random``); every store
-    is announced on the channel ``<prefix>stored``.
+    Besides records, the store paces the fleet's downloads of origins with a Crawl-delay
+    (:meth:`reserve_slot`, :meth:`free_slot`).
 
     When Redis fails or is slow, each method answers as if this process were alone (no
     record, fetch it yourself, storing does nothing), one warning is logged per outage,
-    and Redis is tried again after a second; records stored meanwhile are written when it
-    returns.
-
-    Crawl stats (``rep/redis/...``): ``hits`` and ``misses`` (loads, a miss also while Redis
-    is away), ``stores``, ``lock/acquired``, ``lock/busy`` (another process fetches, or just
-    did), ``wait/woken`` (a waiter got a record), ``wait/given_up`` (a wait ended without
-    one), ``errors`` (failed Redis calls), ``outages`` (warnings logged), ``resynced``
-    (records written back after an outage) and ``invalid_records`` (unreadable records,
-    read as missing).
+    and Redis is tried again every second; records stored meanwhile are written when it
+    answers again, and at close (for at most ``CLOSE_WAIT`` seconds).
     """
 
     stats_prefix = "rep/redis/"
+    shares_slots = True
 
     def __init__(
         self,
@@ -140,6 +95,7 @@ class RedisStore(SharedStore):
         prefix: str,
         lock_timeout: float,
         keep_after_expiry: float,
+        where: str = "",
     ) -> None:
         super().__init__(scope=scope, outcomes=outcomes)
         self._client = client
@@ -148,10 +104,14 @@ class RedisStore(SharedStore):
         self._keep_after_expiry = keep_after_expiry
         self._channel = f"{prefix}stored"
         self._token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
-        self._store_script = client.register_script(_STORE_SCRIPT)
-        self._acquire_script = client.register_script(_ACQUIRE_SCRIPT)
-        self._release_script = client.register_script(_RELEASE_SCRIPT)
-        self._renew_script = client.register_script(_RENEW_SCRIPT)
+        self.where = where
+        """Which Redis, and from which setting, for the start-up line."""
+        self._store_script = client.register_script(redis_scripts.STORE)
+        self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
+        self._release_script = client.register_script(redis_scripts.RELEASE)
+        self._renew_script = client.register_script(redis_scripts.RENEW)
+        self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
+        self._free_script = client.register_script(redis_scripts.FREE_SLOT)
         self._renewals: dict[str, asyncio.Task[None]] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
@@ -167,23 +127,31 @@ class RedisStore(SharedStore):
         settings = rep_settings(crawler.settings)
         url = settings.redis_url
         timeout = settings.redis_timeout
+        source = next((name for name in REDIS_URL_SETTINGS if crawler.settings.get(name)), None)
         try:
-            client = Redis.from_url(
+            pool = BlockingConnectionPool.from_url(
                 url,
+                max_connections=MAX_CONNECTIONS,
+                timeout=None,
                 socket_timeout=timeout,
                 socket_connect_timeout=timeout,
                 retry=Retry(NoBackoff(), 1),
             )
         except ValueError as error:
-            raise SettingsError(f"REP_REDIS_URL is not a Redis URL ({error}): {url!r}") from None
+            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({error}): {url!r}") from None
         return cls(
-            client,
+            Redis(connection_pool=pool),
             scope=Scope.of(settings),
             outcomes=Outcomes.of(crawler),
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
+            where=f"{_without_password(url)} (from {source or 'the default'})",
         )
+
+    @property
+    def description(self) -> str:
+        return f"RedisStore at {self.where}" if self.where else "RedisStore"
 
     async def load(self, origin: str) -> CacheRecord | None:
         """The record Redis holds for ``origin``, fresh or not; ``None`` if none or unavailable."""
@@ -201,6 +169,7 @@ class RedisStore(SharedStore):
         self._unsynced.move_to_end(origin)
         while len(self._unsynced) > MAX_UNSYNCED:
             self._unsynced.popitem(last=False)
+        self._start_resync()
 
     async def acquire_fetch(self, origin: str) -> bool:
         """Take ``origin``'s fetch lock; ``False`` if another process holds it.
@@ -261,9 +230,38 @@ class RedisStore(SharedStore):
             if not waiting:
                 del self._waiters[name]
 
+    async def reserve_slot(self, origin: str, token: str, lease: float) -> float | None:
+        """Seconds until ``origin``'s next download slot, on Redis's clock; 0 when it is ``token``'s now.
+
+        A slot taken is held until :meth:`free_slot` (at most ``lease`` seconds). ``None`` when
+        Redis is unavailable: the process then keeps the delay alone.
+        """
+        key = self._pace_key(origin)
+        lease_ms = max(1, round(lease * 1000))
+        wait = await self._guarded(lambda: self._reserve_script(keys=[key], args=[token, lease_ms]), None)
+        return None if wait is None else int(wait) / 1000
+
+    async def free_slot(self, origin: str, token: str, delay: float) -> None:
+        """``token``'s download left the downloader: ``origin``'s next slot is ``delay`` seconds from now."""
+        key = self._pace_key(origin)
+        delay_ms = max(0, round(delay * 1000))
+        await self._guarded(lambda: self._free_script(keys=[key], args=[token, delay_ms]), 0)
+
     async def close(self) -> None:
-        """Release the locks this process holds and close the connections."""
+        """Write what Redis missed (bounded wait), release the locks this process holds, disconnect."""
         self._closing = True
+        if self._resync is not None:
+            self._resync.cancel()
+        if self._unsynced:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._write_unsynced(retry=True), CLOSE_WAIT)
+            if self._unsynced:
+                logger.warning(
+                    "%d robots.txt records obtained while Redis (REP_CACHE_BACKEND) was away could not "
+                    "be written before close (waited up to %gs)",
+                    len(self._unsynced),
+                    CLOSE_WAIT,
+                )
         for origin in list(self._renewals):
             await self.release_fetch(origin)
         tasks = {task for task in (self._listener, self._resync) if task is not None and not task.done()}
@@ -274,18 +272,25 @@ class RedisStore(SharedStore):
             await asyncio.wait(tasks, timeout=POLL_INTERVAL + 1)
         await self._client.aclose()
 
+    def unpack(self, data: str | bytes) -> str | bytes:
+        """Records are kept packed (``stores/compact.py``)."""
+        return compact.unpack(data) if isinstance(data, bytes) else data
+
     def _record_key(self, origin: str) -> str:
         return f"{self._prefix}origin:{self.key(origin)}"
 
     def _lock_key(self, origin: str) -> str:
         return f"{self._prefix}lock:{self.key(origin)}"
 
+    def _pace_key(self, origin: str) -> str:
+        return f"{self._prefix}pace:{self.key(origin)}"
+
     async def _write(self, origin: str, record: CacheRecord) -> bool:
         lifetime = max(record.expires_at - time.time(), 0.0) + self._keep_after_expiry
-        args: list[str | int] = [
+        args: list[str | int | bytes] = [
             repr(record.fetched_at),
             repr(record.expires_at),
-            self.encode(record),
+            compact.pack(self.encode(record)),
             max(1, round(lifetime * 1000)),
             self._channel,
             self.key(origin),
@@ -370,14 +375,30 @@ class RedisStore(SharedStore):
             return
         self._failing = False
         logger.info("Redis (REP_CACHE_BACKEND) is available again; sharing robots.txt records again.")
-        if self._unsynced and (self._resync is None or self._resync.done()):
-            self._resync = asyncio.ensure_future(self._write_unsynced())
+        self._start_resync()
 
-    async def _write_unsynced(self) -> None:
-        """Share the records stored while Redis was away (a newer one in Redis wins)."""
-        while self._unsynced and not self._failing:
-            origin, record = self._unsynced.popitem(last=False)
-            if not await self._guarded(functools.partial(self._write, origin, record), False):
-                self._unsynced[origin] = record
+    def _start_resync(self) -> None:
+        if self._unsynced and not self._closing and (self._resync is None or self._resync.done()):
+            self._resync = asyncio.ensure_future(self._write_unsynced(retry=True))
+
+    async def _write_unsynced(self, *, retry: bool) -> None:
+        """Share the records stored while Redis was away (a newer one in Redis wins); with
+        ``retry``, keep trying every ``RETRY_INTERVAL`` until all are written."""
+        while self._unsynced:
+            origin, record = next(iter(self._unsynced.items()))
+            if await self._guarded(functools.partial(self._write, origin, record), False):
+                self._unsynced.pop(origin, None)
+                self.count("resynced")
+                continue
+            if not retry:
                 return
-            self.count("resynced")
+            await asyncio.sleep(max(self._retry_at - time.monotonic(), 0.0) + 0.01)
+
+
+def _without_password(url: str) -> str:
+    """``url`` as it may be logged: a password replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -168,7 +168,7 @@ def test_missing_file_is_a_usage_error(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["check", "robots.txt", "--agent", "x"], "the following arguments are required: URL"),
+        (["check", "robots.txt", "--agent", "x", "--compare"], "--compare compares decisions: give a URL"),
         (["check", "robots.txt", CATALOG], "the following arguments are required: --agent"),
         (
             ["check", "robots.txt", CATALOG, "--agent", "x", "--matching", "google"],
@@ -179,11 +179,11 @@ def test_missing_file_is_a_usage_error(capsys, tmp_path):
             "invalid choice: 'strict'",
         ),
         (
-            ["check", "robots.txt", "/shop", "--agent", "x"],
-            "URL must be an absolute http(s) URL, got '/shop'",
+            ["check", "robots.txt", "shop", "--agent", "x"],
+            "URL must be an absolute http(s) URL or a path starting with '/', got 'shop'",
         ),
         (
-            ["check", "https://example.com/", CATALOG, "--agent", "x"],
+            ["check", "https://example.com/robots.txt?v=1", CATALOG, "--agent", "x"],
             "ROBOTS URL must be <origin>/robots.txt, e.g. https://example.com/robots.txt",
         ),
         (["inspect", "robots.txt"], "invalid choice: 'inspect'"),
@@ -287,3 +287,35 @@ def test_a_url_of_another_origin_is_a_warning(capsys, robots_file):
         "a robots.txt speaks for one origin only\n"
     )
     assert out.count("warning") == 1
+
+
+def test_without_a_url_the_group_the_agent_obeys_is_shown_line_by_line(capsys, robots_file):
+    status, out, _ = run(capsys, "check", robots_file, "--agent", "mybot/1.0 (+https://example.com/bot)")
+
+    assert status == 0
+    assert out.splitlines() == [
+        "agent 'mybot/1.0 (+https://example.com/bot)' (read as 'mybot'), matching rfc9309",
+        f"robots.txt {robots_file}: read from file",
+        "  sitemap     https://example.com/sitemap.xml",
+        "",
+        "group       User-agent: mybot (line 7)",
+        "  line 7    User-agent: mybot",
+        "  line 8    Disallow: /private",
+    ]
+    _, out, _ = run(capsys, "check", robots_file, "--agent", "mybot", "--json")
+    assert json.loads(out)["robots"][0]["lines"] == [
+        {"line": 7, "text": "User-agent: mybot"},
+        {"line": 8, "text": "Disallow: /private"},
+    ]
+
+
+def test_a_bare_path_is_a_url_on_the_files_unnamed_origin(capsys, robots_file):
+    status, out, err = run(capsys, "check", robots_file, "/shop/catalog/x", "/private/y", CATALOG, "--agent", "mybot")
+
+    assert status == 1
+    assert "allowed     /shop/catalog/x\n  group     User-agent: mybot (line 7)\n  rule      none\n" in out
+    assert (
+        "disallowed  /private/y\n  group     User-agent: mybot (line 7)\n  rule      line 8: Disallow: /private\n"
+        in out
+    )
+    assert "warning" not in out and err == ""

@@ -1,4 +1,4 @@
-"""The ``scrapy-robots`` console script: ``check`` without the command name."""
+"""The ``scrapy-robots`` console script: the grammar of ``python -m scrapy_robots_rep``."""
 
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ def test_setup_cfg_declares_the_script():
 def test_the_script_prints_what_check_prints(capsys, tmp_path):
     path = tmp_path / "robots.txt"
     path.write_text(ROBOTS)
-    argv = [str(path), "https://example.com/private/a", "--agent", "mybot", "--compare"]
+    argv = ["check", str(path), "https://example.com/private/a", "--agent", "mybot", "--compare"]
 
     script_status = scrapy_robots_main(argv)
     script_out = capsys.readouterr().out
-    check_status = main(["check", *argv])
+    check_status = main(argv)
 
     assert script_status == check_status == 0  # the modes agree
     assert script_out == capsys.readouterr().out
@@ -43,7 +43,9 @@ def test_the_installed_script_runs(tmp_path):
     path = tmp_path / "robots.txt"
     path.write_text(ROBOTS)
 
-    completed = subprocess.run([str(SCRIPT), str(path), "--lint"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    completed = subprocess.run(
+        [str(SCRIPT), "check", str(path), "--lint"], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
 
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.splitlines() == [
@@ -54,7 +56,7 @@ def test_the_installed_script_runs(tmp_path):
 
 def test_usage_errors_name_the_script(capsys):
     with pytest.raises(SystemExit) as exit_info:
-        scrapy_robots_main(["robots.txt", "https://example.com/"])
+        scrapy_robots_main(["check", "robots.txt", "https://example.com/"])
 
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.startswith("usage: scrapy-robots ")

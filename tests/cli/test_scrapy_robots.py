@@ -1,4 +1,4 @@
-"""``scrapy robots URL...`` inside the example project: the project's settings apply.
+"""``scrapy robots check URL...`` inside the example project: the project's settings apply.
 
 Each run is a subprocess in example_project/, so Scrapy finds the project and the command
 through its entry point.
@@ -20,8 +20,13 @@ ROBOTS = "User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\n\nUser-agent: de
 
 
 def scrapy_robots(*args: str) -> subprocess.CompletedProcess[str]:
+    """``scrapy robots check`` of ``args``: ROBOTS left out, each URL's own robots.txt is fetched."""
+    return scrapy_command("robots", "check", *args)
+
+
+def scrapy_command(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [SCRAPY, "robots", *args],
+        [SCRAPY, *args],
         cwd=ROOT / "example_project",
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -91,13 +96,17 @@ def test_urls_of_one_origin_share_one_fetch(sites):
 
 
 def test_usage_errors_exit_2():
-    no_url = scrapy_robots()
-    relative = scrapy_robots("/shop")
+    no_command = scrapy_command("robots")
+    no_robots = scrapy_robots()
+    relative = scrapy_robots("https://example.com/robots.txt", "shop")
+    unknown = scrapy_robots("https://example.com/", "--bogus")
     bad_setting = scrapy_robots("https://example.com/", "-s", "REP_MATCHING=google")
 
-    assert (no_url.returncode, relative.returncode, bad_setting.returncode) == (2, 2, 2)
-    assert "give at least one URL" in no_url.stderr
-    assert "URL must be an absolute http(s) URL, got '/shop'" in relative.stderr
+    assert [run.returncode for run in (no_command, no_robots, relative, unknown, bad_setting)] == [2] * 5
+    assert "scrapy robots: error: the following arguments are required: COMMAND" in no_command.stderr
+    assert "scrapy robots check: error: the following arguments are required: ROBOTS" in no_robots.stderr
+    assert "URL must be an absolute http(s) URL, got 'shop'" in relative.stderr
+    assert "scrapy robots: error: unrecognized arguments: --bogus" in unknown.stderr
     assert "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'google'" in bad_setting.stderr
 
 
@@ -169,3 +178,12 @@ def test_scrapy_log_is_off_unless_asked_for(sites):
     assert quiet.stderr == ""
     assert "[scrapy.core.engine] INFO: Spider opened" in logged.stderr
     assert quiet.stdout == logged.stdout
+
+
+def test_help_is_the_shared_grammars_with_scrapys_options():
+    completed = scrapy_command("robots", "check", "-h")
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("usage: scrapy robots check [-h] [--agent AGENT]")
+    assert "--lint" in completed.stdout and "--page PAGE" in completed.stdout
+    assert "Scrapy's options also apply: -s NAME=VALUE" in completed.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_robots_rep.core import RobotsTxt, matching_mode
-from scrapy_robots_rep.core.agents import product_token, token_problem, value_token
+from scrapy_robots_rep.core.agents import Reading, product_token, read_agent, token_problem, value_token
 
 BODY = "User-agent: mybot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n"
 
@@ -77,3 +77,53 @@ def test_an_rfc9309_agent_without_a_product_token_is_an_error():
     with pytest.raises(ValueError, match=r"non-empty robot name, got '/1\.0'"):
         RobotsTxt.parse(BODY).for_agent("/1.0")
     assert RobotsTxt.parse(BODY, "legacy").allowed("https://a.com/x", "/1.0") is False
+
+
+@pytest.mark.parametrize(
+    ("configured", "token", "name", "reading"),
+    [
+        ("mybot/1.0 (+https://example.com/bot)", "mybot", "mybot/1.0 (+https://example.com/bot)", Reading.LEADING),
+        ("Mozilla/5.0 (compatible; mybot/2.1; +https://example.com/bot)", "mybot", "mybot/2.1", Reading.COMPATIBLE),
+        ("Mozilla/5.0 (compatible; MyBot; +https://example.com/bot)", "MyBot", "MyBot", Reading.COMPATIBLE),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+            " Chrome/116.0 Safari/537.36",
+            "bingbot",
+            "bingbot/2.0",
+            Reading.COMPATIBLE,
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+            "Mozilla",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+            Reading.BROWSER,
+        ),
+        (
+            "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1)",
+            "Mozilla",
+            "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1)",
+            Reading.BROWSER,
+        ),
+        ("mybot/1.0 (compatible; otherbot/1.0)", "mybot", "mybot/1.0 (compatible; otherbot/1.0)", Reading.LEADING),
+    ],
+)
+def test_the_robot_is_read_as_a_person_means_it(configured, token, name, reading):
+    robot = read_agent(configured)
+    assert (robot.token, robot.name, robot.reading) == (token, name, reading)
+    assert (robot.problem is not None) == (reading is Reading.BROWSER)
+
+
+@pytest.mark.parametrize("matching", ["rfc9309", "legacy"])
+def test_a_browser_compatible_agent_obeys_its_robots_group_never_mozillas(matching):
+    body = "User-agent: Mozilla\nDisallow: /\n\nUser-agent: mybot\nDisallow: /private\n"
+    robots = RobotsTxt.parse(body, matching)
+    agent = "Mozilla/5.0 (compatible; mybot/2.1; +https://example.com/bot)"
+    assert robots.allowed("https://a.com/page", agent)
+    assert not robots.allowed("https://a.com/private", agent)
+    assert matching_mode(matching).agent_problem(agent) is None
+
+
+@pytest.mark.parametrize("matching", ["rfc9309", "legacy"])
+def test_a_browser_agent_naming_no_robot_is_a_problem_asking_for_rep_user_agent(matching):
+    problem = matching_mode(matching).agent_problem("Mozilla/5.0 (Windows NT 10.0; Win64; x64)")
+    assert problem is not None and "REP_USER_AGENT" in problem

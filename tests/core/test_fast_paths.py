@@ -1,10 +1,11 @@
 """The shortcuts of a decision give what the plain definitions give.
 
-``AgentRules.allowed`` reads the path of a usual URL with one regular expression
-and normalises only its escapes (``MatchingMode.normalise_plain``), and settles
-most URLs with the per-bucket checks and runs of ``rule_index``; ``explain``
-walks the ranked entries one by one. Both must agree, on made-up URLs and rules
-and on every URL of the corpus.
+``AgentRules`` reads the path of a usual URL with one regular expression and
+normalises only its escapes (``MatchingMode.normalise_plain``), and a compiled
+origin settles most URLs with the per-bucket checks and runs of ``rule_index``.
+The path must be the definition's, and ``allowed`` and ``explain`` (which read
+the same match) must agree, on made-up URLs and rules and on every URL of the
+corpus.
 """
 
 from __future__ import annotations

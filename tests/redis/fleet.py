@@ -52,6 +52,12 @@ def queued(queue: RedisServer) -> int:
         return client.zcard(fleet_worker.QUEUE_KEY)
 
 
+def parked(queue: RedisServer) -> int:
+    """Requests parked in the queue's Redis until their robots.txt is obtained, by any worker."""
+    with queue.client() as client:
+        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
+
+
 def stop_all(origins: list[Site]) -> None:
     """Stop many sites at once (each stop waits for its server's poll interval)."""
     with ThreadPoolExecutor(max_workers=len(origins) or 1) as pool:
@@ -94,12 +100,15 @@ class Worker:
         lock_timeout: float = 2.0,
         idle: int = 3,
         concurrency: int = 32,
+        settings: dict[str, Any] | None = None,
     ) -> Worker:
         stats_file, log_file = workdir / f"{name}.stats.json", workdir / f"{name}.log"
         command = [
             sys.executable,
             "-m",
             "tests.redis.fleet_worker",
+            "--name",
+            name,
             "--queue-url",
             queue.url,
             "--lock-timeout",
@@ -117,6 +126,8 @@ class Worker:
         ]
         if cache is not None:
             command += ["--cache-url", cache.url]
+        for name, value in (settings or {}).items():
+            command += ["--setting", f"{name}={json.dumps(value)}"]
         process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
         return cls(name, process, stats_file, log_file)
 
@@ -129,6 +140,11 @@ class Worker:
             raise AssertionError(f"worker {self.name} did not finish in {timeout:g}s; see {self.log_file}") from None
         assert self.process.returncode == 0, f"worker {self.name} failed: {stderr.decode()[-2000:]}"
         return json.loads(self.stats_file.read_text())
+
+    def terminate(self) -> dict[str, Any]:
+        """SIGTERM: the worker closes as Scrapy does on a first Ctrl-C; its crawl stats."""
+        self.process.send_signal(signal.SIGTERM)
+        return self.finish()
 
     def kill(self) -> None:
         """SIGKILL: the worker dies at once, as in a crash (nothing if it already ended)."""

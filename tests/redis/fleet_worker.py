@@ -49,7 +49,7 @@ def settings(options: argparse.Namespace) -> dict[str, Any]:
         "MAX_IDLE_TIME_BEFORE_CLOSE": options.idle,
         "DOWNLOADER_MIDDLEWARES": {"scrapy_robots_rep.RobotsMiddleware": 100},
         "ROBOTSTXT_OBEY": False,
-        "USER_AGENT": "fleetbot/1.0",
+        "USER_AGENT": f"fleetbot/1.0 ({options.name})",
         "DOWNLOAD_TIMEOUT": options.download_timeout,
         "RETRY_ENABLED": False,
         "CONCURRENT_REQUESTS": options.concurrency,
@@ -64,6 +64,9 @@ def settings(options: argparse.Namespace) -> dict[str, Any]:
             REP_REDIS_URL=options.cache_url,
             REP_REDIS_LOCK_TIMEOUT=options.lock_timeout,
         )
+    for setting in options.setting:
+        name, _, value = setting.partition("=")
+        result[name] = json.loads(value)
     return result
 
 
@@ -77,11 +80,13 @@ def push(client: Redis, urls: list[str], priority: int = 0) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--queue-url", required=True, help="Redis of the scrapy-redis queue")
+    parser.add_argument("--name", default="worker", help="named in the User-Agent: fleetbot/1.0 (<name>)")
     parser.add_argument("--cache-url", help="Redis of the robots.txt cache (none: memory only)")
     parser.add_argument("--lock-timeout", type=float, default=10.0)
     parser.add_argument("--download-timeout", type=float, default=10.0)
     parser.add_argument("--concurrency", type=int, default=32, help="CONCURRENT_REQUESTS")
     parser.add_argument("--idle", type=int, default=3, help="seconds without work before closing")
+    parser.add_argument("--setting", action="append", default=[], help="NAME=<JSON value>, over the others")
     parser.add_argument("--stats-file", required=True)
     parser.add_argument("--log-file", default=None)
     options = parser.parse_args()

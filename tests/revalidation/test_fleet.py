@@ -2,43 +2,31 @@
 
 Two crawlers ("workers") share robots.txt records through a real redis-server. Worker 1 fetches
 robots.txt (with an ``ETag``, ``max-age=2``); once that record has expired, worker 2, which never
-saw the file, revalidates it with worker 1's ``ETag`` and gets a 304; worker 1's own refresh then
-finds worker 2's renewed record in Redis. The server sends the body once in all.
+saw the file, revalidates it with worker 1's ``ETag`` and gets a 304; once worker 2 has stored
+the renewed record, worker 1's own refresh finds it in Redis. The server sends the body once in all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-pytest.importorskip("redis", reason="the redis client is not installed (extra 'redis')")
-
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.crawling import CrawlResult, Wave, crawl
-from tests.redis.server import MISSING, RedisServer, find_redis_server
+from tests.crawling import AGENT, CrawlingSpider, CrawlResult, Wave, WaveEvent, crawl
+from tests.redis.server import RedisServer
 from tests.revalidation.servers import RobotsFile, Version
 from tests.sites import Sites
 
 ROBOTS = "User-agent: *\nDisallow: /private\n"
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    executable = find_redis_server()
-    if executable is None:
-        pytest.skip(MISSING)
-    server = RedisServer(executable)
-    try:
-        server.start()
-    except RuntimeError as error:
-        pytest.skip(str(error))
-    yield server
-    server.stop()
+WAIT = 30.0
+"""Seconds a wave waits at most for the other worker's step."""
 
 
 @pytest.fixture
@@ -48,6 +36,18 @@ def kept_log_level() -> Iterator[None]:
     level = logger.level
     yield
     logger.setLevel(level)
+
+
+def until(condition: Callable[[], bool], what: str) -> WaveEvent:
+    """A wave's ``after``: poll ``condition`` until it holds (fail after ``WAIT`` seconds)."""
+
+    async def wait(_: CrawlingSpider) -> None:
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            assert time.monotonic() < deadline, f"timed out waiting until {what}"
+            await asyncio.sleep(0.05)
+
+    return wait
 
 
 @pytest_twisted.ensureDeferred
@@ -63,16 +63,38 @@ async def test_a_second_worker_revalidates_the_first_workers_record(
         "REP_CACHE_TTL_MIN": 0,
         "RETRY_ENABLED": False,
     }
-    with redis_server.client() as client:
-        client.flushall()
+    key = f"rep:origin:{AGENT}/rfc9309/rfc9309:{url}"
 
-    # t=0: worker 1 fetches (fresh until t=2). t=2.3: worker 2 revalidates (fresh until t=4.3).
-    # t=3.3: worker 1's rules have expired; its refresh finds worker 2's record in Redis.
+    def shared(field: str) -> float:
+        with redis_server.client() as client:
+            value = client.hget(key, field)
+        return float(value) if value is not None else 0.0
+
+    first_expiry: list[float] = []
+
+    def expired() -> bool:
+        expires_at = shared("expires_at")
+        if expires_at and not first_expiry:
+            first_expiry.append(expires_at)
+        return bool(first_expiry) and time.time() > first_expiry[0]
+
+    def renewed() -> bool:
+        return bool(first_expiry) and shared("expires_at") > first_expiry[0]
+
+    # Worker 1 fetches; worker 2 waits until that record has expired, then revalidates it; worker 1
+    # then asks again (its own copy expired too) once worker 2's renewed record is in Redis.
     worker_1: defer.Deferred[CrawlResult] = defer.ensureDeferred(
-        crawl([f"{url}/a", f"{url}/private/1"], Wave([f"{url}/c"], pause=3.3), settings=settings, loggers=())
+        crawl(
+            [f"{url}/a", f"{url}/private/1"],
+            Wave([f"{url}/c"], after=until(renewed, "worker 2 renewed the record")),
+            settings=settings,
+            loggers=(),
+        )
     )
     worker_2: defer.Deferred[CrawlResult] = defer.ensureDeferred(
-        crawl(Wave([f"{url}/b", f"{url}/private/2"], pause=2.3), settings=settings)
+        crawl(
+            Wave([f"{url}/b", f"{url}/private/2"], after=until(expired, "worker 1's record expired")), settings=settings
+        )
     )
     first, second = await defer.gatherResults([worker_1, worker_2])
 
@@ -85,6 +107,6 @@ async def test_a_second_worker_revalidates_the_first_workers_record(
     assert first.failures == {f"{url}/private/1": RobotsDisallowed}
     assert {"/a", "/b", "/c"} <= set(site.paths())
     assert not [path for path in site.paths() if path.startswith("/private")]
-    renewed = second.last_record(url)
-    assert renewed.status == 304 and renewed.validators.etag == '"v1"'
-    assert renewed.fetched_at >= first.records[url][0].expires_at
+    renewed_record = second.last_record(url)
+    assert renewed_record.status == 304 and renewed_record.validators.etag == '"v1"'
+    assert renewed_record.fetched_at >= first.records[url][0].expires_at

@@ -18,7 +18,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Protocol, TypeAlias
 
-from scrapy_robots_rep.core.agents import product_token
+from scrapy_robots_rep.core.agents import robot_token
 from scrapy_robots_rep.core.page.markup import looks_like_html, scan
 from scrapy_robots_rep.core.page.values import (
     BOOLEAN_DIRECTIVES,
@@ -59,7 +59,6 @@ class SourceKind(Enum):
 
     META = "meta"
     HEADER = "header"
-    ROBOTS_TXT = "robots.txt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +72,7 @@ class Source:
     def __str__(self) -> str:
         if self.kind is SourceKind.META:
             return f"{self.text} in the {'head' if self.in_head else 'body'}"
-        if self.kind is SourceKind.HEADER:
-            return f"header {self.text}"
-        return self.text
+        return f"header {self.text}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,9 +350,10 @@ class PageDirectives:
 
 @lru_cache(maxsize=64)
 def agent_token(agent: str) -> str:
-    """The lower-cased product token meta names and header scopes are compared with
-    (``MyBot/1.0 (+https://x)`` gives ``mybot``), whatever the matching mode."""
-    return product_token(agent).lower()
+    """The lower-cased robot token meta names and header scopes are compared with
+    (``MyBot/1.0 (+https://x)`` and ``Mozilla/5.0 (compatible; MyBot/1.0)`` give ``mybot``),
+    whatever the matching mode."""
+    return robot_token(agent).lower()
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,100 @@
+"""The one command-line grammar of ``scrapy-robots``, ``python -m scrapy_robots_rep`` and ``scrapy robots``.
+
+:func:`build_parser` builds the parser all three entry points parse with, so they accept the same
+subcommands and options and report a usage error the same way (argparse's own messages, exit
+status 2). A subcommand is one :class:`Command` in :data:`COMMANDS`: its arguments and the
+function that runs it with a :class:`Context` (the settings a crawl would have, and the Scrapy
+process live fetches run in).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from scrapy.crawler import CrawlerProcessBase
+from scrapy.settings import BaseSettings
+
+from scrapy_robots_rep.cli.check_command import CHECK_DESCRIPTION, add_check_arguments, run_check
+
+DESCRIPTION = "Explain and lint robots.txt (RFC 9309 or the 1996 draft); show a page's robots directives."
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a subcommand runs with besides its arguments."""
+
+    settings: BaseSettings
+    """The settings a crawl would have: the project's (or Scrapy's defaults), the options applied."""
+    process: Callable[[], CrawlerProcessBase]
+    """The Scrapy process live robots.txt files and pages are fetched in (made when first needed)."""
+
+
+Run = Callable[[argparse.ArgumentParser, argparse.Namespace, Context], int]
+"""Runs a subcommand: its own parser (for usage errors), the parsed arguments, the context; returns the exit status."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One subcommand: its name, one line of help, a description, its arguments and how it runs."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Run
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "check",
+        "say whether URLs are allowed and which rule decided; show the group an agent obeys; lint a robots.txt; "
+        "show a page's directives",
+        CHECK_DESCRIPTION,
+        add_check_arguments,
+        run_check,
+    ),
+)
+"""Every subcommand, in the order ``--help`` lists them."""
+
+_COMMAND = "rep_command"
+_PARSER = "rep_parser"
+
+
+def build_parser(prog: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every entry point; ``prog`` is how the user called it (``scrapy robots``),
+    ``epilog`` what its help adds (the entry point's own options)."""
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=epilog)
+    subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        subparser = subcommands.add_parser(
+            command.name, help=command.help, description=command.description, epilog=epilog
+        )
+        command.add_arguments(subparser)
+        subparser.set_defaults(**{_COMMAND: command, _PARSER: subparser})
+    return parser
+
+
+def parse(prog: str, argv: Sequence[str] | None, epilog: str | None = None) -> argparse.Namespace:
+    """Parse ``argv``; a usage error exits with status 2 and argparse's message."""
+    return build_parser(prog, epilog).parse_args(argv)
+
+
+def run(args: argparse.Namespace, context: Context) -> int:
+    """Run the subcommand ``args`` name; returns its exit status."""
+    command: Command = getattr(args, _COMMAND)
+    return command.run(getattr(args, _PARSER), args, context)
+
+
+def option_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The settings the options given set, as a crawl would have them: ``--agent`` is also the
+    ``User-Agent`` sent."""
+    settings: dict[str, object] = {}
+    if getattr(args, "agent", None) is not None:
+        settings.update(REP_USER_AGENT=args.agent, USER_AGENT=args.agent)
+    if getattr(args, "matching", None) is not None:
+        settings["REP_MATCHING"] = args.matching
+    if getattr(args, "status_policy", None) is not None:
+        settings["REP_STATUS_POLICY"] = args.status_policy
+    return settings

@@ -1,0 +1,129 @@
+"""``FleetPacing``: robots.txt ``Crawl-delay`` held across a fleet, not only per process.
+
+Each process keeps a Crawl-delay in its own downloader slot (``SlotDelays``). With a store
+that shares download slots (``RedisStore``), a request to an origin with a delay first takes
+that origin's slot in the store, on the store's clock, and waits until the slot is its turn;
+the slot is held while the request is downloaded and the next one starts a delay after the
+download left the downloader. So two requests to the origin, from any two processes, are
+never closer than the delay (``docs/stores.md``). Origins without a delay never come here.
+
+Within a process the origin's requests take turns for the slot, so only one of them talks to
+the store at a time. While the store cannot tell (Redis away), each process keeps the delay
+alone, with one warning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+    from scrapy_robots_rep.stores import SharedStore
+
+logger = logging.getLogger(__name__)
+
+PACED = "rep_fleet_slot"
+"""Meta key of a request holding its origin's fleet-wide slot: the slot's token."""
+
+LEASE_MARGIN = 5.0
+"""Seconds a slot is held beyond the download timeout and the delay, in case its process dies."""
+
+
+@dataclass(slots=True)
+class _Held:
+    origin: str
+    delay: float
+    turn: asyncio.Lock
+
+
+class FleetPacing:
+    """Takes an origin's fleet-wide download slot before its request is downloaded; frees it after."""
+
+    def __init__(self, crawler: Crawler, store: SharedStore) -> None:
+        self._crawler = crawler
+        self._store = store
+        self._name = f"{socket.gethostname()}:{os.getpid()}"
+        self._tokens = itertools.count(1)
+        self._turns: dict[str, asyncio.Lock] = {}
+        self._held: dict[str, _Held] = {}
+        self._freeing: set[asyncio.Future[None]] = set()
+        self._not_before: dict[str, float] = {}
+        """Per origin, when this process freed its slot plus the delay (asking the store sooner is wasted)."""
+        self._timeout = crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
+        self._warned = False
+        crawler.signals.connect(self._on_request_left, signals.request_left_downloader)
+
+    async def wait(self, request: Request, origin: str, delay: float) -> None:
+        """Wait until ``origin``'s slot is ``request``'s, and hold it until the download ends."""
+        turn = self._turns.setdefault(origin, asyncio.Lock())
+        await turn.acquire()
+        token = f"{self._name}:{next(self._tokens)}"
+        lease = float(request.meta.get("download_timeout", self._timeout)) + delay + LEASE_MARGIN
+        outcomes = Outcomes.of(self._crawler)
+        try:
+            pause = self._not_before.pop(origin, 0.0) - asyncio.get_running_loop().time()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            while True:
+                wait = await self._store.reserve_slot(origin, token, lease)
+                if wait is None:
+                    self._warn_once(origin)
+                    turn.release()
+                    return
+                if wait <= 0:
+                    break
+                outcomes.count("rep/crawl_delay/fleet_waits")
+                await asyncio.sleep(min(wait, delay))
+        except BaseException:
+            turn.release()
+            raise
+        outcomes.count("rep/crawl_delay/fleet_slots")
+        request.meta[PACED] = token
+        self._held[token] = _Held(origin, delay, turn)
+
+    def done(self, request: Request) -> None:
+        """``request`` ended without reaching the downloader (a later middleware answered it or
+        returned another request in its place): free its slot."""
+        self._free(request)
+
+    def _on_request_left(self, request: Request, **kwargs: Any) -> None:
+        self._free(request)
+
+    def _free(self, request: Request) -> None:
+        token = request.meta.pop(PACED, None)
+        held = self._held.pop(token, None) if token is not None else None
+        if held is not None:
+            freeing = asyncio.ensure_future(self._free_slot(token, held))
+            self._freeing.add(freeing)
+            freeing.add_done_callback(self._freeing.discard)
+
+    async def _free_slot(self, token: str, held: _Held) -> None:
+        try:
+            await self._store.free_slot(held.origin, token, held.delay)
+            self._not_before[held.origin] = asyncio.get_running_loop().time() + held.delay
+        finally:
+            held.turn.release()
+
+    def _warn_once(self, origin: str) -> None:
+        if self._warned:
+            return
+        self._warned = True
+        logger.warning(
+            "The shared store cannot pace downloads now (Redis away): each process keeps the Crawl-delay "
+            "of %(origin)s and other origins alone, so the fleet may send up to as many requests per delay "
+            "as it has processes until it returns",
+            {"origin": origin},
+            extra={"spider": self._crawler.spider},
+        )

@@ -1,0 +1,65 @@
+"""A real ``scrapy startproject`` project in a temporary folder, crawled with ``scrapy crawl``.
+
+For what a user's project sees at start-up (the settings safety net, how the agent is read):
+the project is made by Scrapy's own template, enables the plugin the README's way and runs in a
+subprocess, so the settings pass through Scrapy's loading exactly as in a user's crawl.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRAPY = str(Path(sys.executable).parent / "scrapy")
+NAME = "userproject"
+
+SPIDER = '''
+import scrapy
+
+
+class PagesSpider(scrapy.Spider):
+    """Requests the URLs given with ``-a urls=...`` and follows every link of a page."""
+
+    name = "pages"
+
+    async def start(self):
+        for url in self.urls.split(","):
+            yield scrapy.Request(url)
+
+    def parse(self, response):
+        yield from response.follow_all(css="a")
+'''
+
+
+class Project:
+    """One startproject project; :meth:`crawl` runs ``scrapy crawl pages`` in it."""
+
+    def __init__(self, folder: Path) -> None:
+        subprocess.run([SCRAPY, "startproject", NAME, str(folder)], check=True, capture_output=True, timeout=60)
+        self.folder = folder
+        self.settings_file = folder / NAME / "settings.py"
+        (folder / NAME / "spiders" / "pages.py").write_text(SPIDER)
+        self.add_settings('ADDONS = {"scrapy_robots_rep.Addon": 0}', "TELNETCONSOLE_ENABLED = False")
+
+    def add_settings(self, *lines: str) -> None:
+        """Append ``lines`` to the project's ``settings.py``, as a user edits it."""
+        with self.settings_file.open("a") as settings:
+            settings.write("\n" + "\n".join(lines) + "\n")
+
+    def crawl(self, *urls: str) -> subprocess.CompletedProcess[str]:
+        """``scrapy crawl pages`` of ``urls``; its log is the completed process's ``stderr``."""
+        return self.scrapy("crawl", "pages", "-a", "urls=" + ",".join(urls))
+
+    def scrapy(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Any ``scrapy`` command in the project, with this checkout's package importable."""
+        return subprocess.run(
+            [SCRAPY, *args],
+            cwd=self.folder,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )

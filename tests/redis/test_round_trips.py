@@ -1,0 +1,81 @@
+"""What the shared store costs per request, as Redis saw it (``MONITOR``): no round trip for a
+request to an origin without a Crawl-delay, two (take the origin's slot, free it) with a delay."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+import pytest_twisted
+import redis
+
+from tests.crawling import crawl
+from tests.redis.server import RedisServer
+from tests.settings.redis_store import shared_cache
+from tests.sites import Sites, text
+
+FEW, MANY = 2, 8
+END = "end-of-crawl"
+
+
+@contextmanager
+def monitored(server: RedisServer) -> Iterator[list[str]]:
+    """The commands clients send to ``server`` while inside (not those a Lua script runs)."""
+    commands: list[str] = []
+    client = server.client()
+    monitor = client.monitor()
+    monitor.__enter__()
+    ready = threading.Event()
+
+    def listen() -> None:
+        ready.set()
+        try:
+            for entry in monitor.listen():
+                if entry["client_type"] != "lua":
+                    commands.append(entry["command"])
+        except (redis.ConnectionError, ValueError, AttributeError):
+            return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    ready.wait(5)
+    try:
+        yield commands
+    finally:
+        client.echo(END)  # MONITOR lists it after every command sent before it
+        deadline = time.monotonic() + 30
+        while not commands or END not in commands[-1]:
+            assert time.monotonic() < deadline, "MONITOR never listed the end marker"
+            time.sleep(0.01)
+        commands.pop()
+        monitor.connection.disconnect()
+        thread.join(5)
+        client.close()
+
+
+async def round_trips(server: RedisServer, sites: Sites, robots: str, pages: int) -> int:
+    """Commands a crawl of ``pages`` pages of a new origin serving ``robots`` sends to Redis."""
+    site = sites.start({"/robots.txt": text(robots)})
+    urls = [f"{site.url}/p{number}" for number in range(pages)]
+    with monitored(server) as commands:
+        result = await crawl(urls, settings=shared_cache(server))
+    assert result.stat("rep/requests/allowed") == pages
+    return len([command for command in commands if not command.startswith(("HELLO", "CLIENT SETINFO", "SCRIPT LOAD"))])
+
+
+@pytest.mark.parametrize(
+    ("robots", "per_request"),
+    [("User-agent: *\nDisallow: /private\n", 0), ("User-agent: *\nCrawl-delay: 0.2\n", 2)],
+    ids=["without a delay", "with a delay"],
+)
+@pytest_twisted.ensureDeferred
+async def test_redis_round_trips_per_request(
+    sites: Sites, redis_server: RedisServer, robots: str, per_request: int
+) -> None:
+    await round_trips(redis_server, sites, robots, FEW)  # the first crawl also loads the store's scripts
+    few = await round_trips(redis_server, sites, robots, FEW)
+    many = await round_trips(redis_server, sites, robots, MANY)
+    assert (many - few) / (MANY - FEW) == per_request, (few, many)
