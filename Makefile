@@ -79,10 +79,11 @@ test-lowest: $(VENV_LOWEST)/.installed redis-server
 	@$(BIN_LOWEST)/python -c 'import platform, scrapy; print(f"Scrapy {scrapy.__version__} on Python {platform.python_version()}:")'
 	$(BIN_LOWEST)/python -m pytest -m 'not release' $(addprefix --ignore=,$(PURE_TESTS))
 
-# Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports) and mypy --strict
-# on the package (it ships py.typed, so its types must hold).
+# Static checks, configured in pyproject.toml: ruff (style, likely bugs, imports), the code formatted
+# as `ruff format` writes it, and mypy --strict on the package (it ships py.typed, so its types must hold).
 lint: $(VENV)/.installed
 	$(BIN)/ruff check
+	$(BIN)/ruff format --check
 	$(BIN)/mypy
 
 # The sdist and the wheel in dist/, checked by twine (metadata, README rendering).

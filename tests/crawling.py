@@ -4,7 +4,7 @@
 :class:`CrawlResult`: what the spider received for each request, the items it scraped, the crawl's
 stats, its log records, the crawler and the robots middleware. What the servers saw is in the
 sites' own logs. Requests come in waves: a wave starts once every request of the waves before it
-has reached its callback or errback.
+has reached its callback or errback, and once its condition holds (:func:`obtained`).
 
 The only dependence on the middleware's internals (its class, and the records it announces with
 its ``robots_obtained`` signal) is in :func:`_watch_middleware`.
@@ -52,14 +52,34 @@ _TRACKED = "tests.crawling"
 """Meta key marking the requests whose end a wave waits for."""
 
 
+WaveEvent = Callable[["CrawlingSpider"], Awaitable[None]]
+"""An event a wave waits for, given the crawl's spider (:func:`obtained`, another crawl's progress)."""
+
+EVENT_LIMIT = 30.0
+"""Seconds :func:`obtained` waits for its fetches before it fails the crawl's test."""
+
+
 @dataclass(frozen=True)
 class Wave:
-    """Requests sent ``pause`` seconds after every request of the waves before has ended, and
-    once ``after`` (an event the wave waits for, e.g. another crawl's progress) has returned."""
+    """Requests sent once every request of the waves before has ended and ``after`` (an event the
+    wave waits for) has returned, then ``pause`` seconds later."""
 
     requests: list[RequestSpec]
     pause: float = 0.0
-    after: Callable[[], Awaitable[None]] | None = None
+    after: WaveEvent | None = None
+
+
+def obtained(origin: str, fetches: int) -> WaveEvent:
+    """A wave's ``after``: ``fetches`` robots.txt fetches of ``origin`` have ended (each announced
+    with a record, whatever its outcome), so that the wave does not race a refresh."""
+
+    async def wait(spider: CrawlingSpider) -> None:
+        deadline = time.monotonic() + EVENT_LIMIT
+        while len(spider.robots.records.get(origin, [])) < fetches:
+            assert time.monotonic() < deadline, f"timed out waiting for {fetches} fetches of {origin}"
+            await asyncio.sleep(0.02)
+
+    return wait
 
 
 @dataclass
@@ -146,11 +166,14 @@ class CrawlingSpider(Spider):
 
     name = "crawling"
 
-    def __init__(self, waves: list[Wave], page: PageHook | None, lean: bool, **kwargs: Any) -> None:
+    def __init__(
+        self, waves: list[Wave], page: PageHook | None, lean: bool, robots: _MiddlewareWatch, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.waves = waves
         self.page = page
         self.lean = lean
+        self.robots = robots
         self.outcomes: list[Outcome] = []
         self._pending = 0
 
@@ -158,10 +181,10 @@ class CrawlingSpider(Spider):
         for wave in self.waves:
             while self._pending > 0:
                 await asyncio.sleep(0.02)
+            if wave.after is not None:
+                await wave.after(self)
             if wave.pause:
                 await asyncio.sleep(wave.pause)
-            if wave.after is not None:
-                await wave.after()
             for spec in wave.requests:
                 yield self.track(
                     Request(spec, self.parse, errback=self.failed) if isinstance(spec, str) else spec(self)
@@ -319,7 +342,9 @@ async def crawl(
     level = logging.getLevelName(str(merged["LOG_LEVEL"]).upper())
     with _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs, _earlier_objects_frozen():
         started = time.monotonic()
-        arguments = {"waves": wave_list, "page": page, "lean": lean} if spider is CrawlingSpider else {}
+        arguments = (
+            {"waves": wave_list, "page": page, "lean": lean, "robots": watch} if spider is CrawlingSpider else {}
+        )
         await runner.crawl(crawler, **arguments, **(spider_args or {}))
         seconds = time.monotonic() - started
     assert crawler.stats is not None

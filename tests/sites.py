@@ -77,8 +77,11 @@ def text(body: str | bytes, status: int = 200, **headers: str) -> Reply:
     return Reply(status=status, body=data, headers={"Content-Type": "text/plain", **headers})
 
 
-Route = Reply | list[Reply] | Callable[["Hit"], Reply]
-"""A fixed reply; a list served in turn, its last reply repeating; or a function of the request."""
+Answer = Reply | Callable[["Hit"], Reply]
+"""A fixed reply, or a function of the request (it runs in the server's thread and may block)."""
+
+Route = Answer | list[Answer]
+"""An answer, or a list of answers served in turn, its last one repeating."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class Site:
             if isinstance(route, list):
                 turn = self._turns.get(hit.path, 0)
                 self._turns[hit.path] = turn + 1
-                return route[min(turn, len(route) - 1)]
+                route = route[min(turn, len(route) - 1)]
         if route is None:
             return Reply(body=PAGE, headers={"Content-Type": "text/html"})
         return route(hit) if callable(route) else route
@@ -203,6 +206,60 @@ def _paced(chunks: Iterable[bytes], pause: float, stopping: threading.Event) -> 
             if stopping.wait(pause):
                 return
             yield chunk[index : index + 1]
+
+
+class Gate:
+    """Holds answers back until enough requests have reached the routes that open it.
+
+    Tests judge an order of events the servers saw with it, not durations: "the healthy origin's
+    pages were all served while robots.txt was still unanswered" holds when robots.txt is a
+    :meth:`hold` route, the pages are :meth:`opening` routes and :attr:`kept_order` is true. A held
+    request that waits :attr:`timeout` seconds is answered anyway (the crawl then ends), and the
+    gate no longer keeps its order.
+    """
+
+    def __init__(self, needed: int = 1, timeout: float = 10.0) -> None:
+        self.needed = needed
+        self.timeout = timeout
+        self._arrived = 0
+        self._timeouts = 0
+        self._lock = threading.Lock()
+        self._open = threading.Event()
+
+    @property
+    def opened(self) -> bool:
+        return self._open.is_set()
+
+    @property
+    def kept_order(self) -> bool:
+        """The gate opened, and every request it held was answered only then."""
+        with self._lock:
+            return self.opened and self._timeouts == 0
+
+    def hold(self, answer: Answer) -> Callable[[Hit], Reply]:
+        """A route answering ``answer`` once the gate is open (at once if it already is)."""
+
+        def held(hit: Hit) -> Reply:
+            if not self._open.wait(self.timeout):
+                with self._lock:
+                    self._timeouts += 1
+            return answer(hit) if callable(answer) else answer
+
+        return held
+
+    def opening(self, answer: Answer | None = None) -> Callable[[Hit], Reply]:
+        """A route answering ``answer`` (an HTML page by default) that counts towards opening the gate."""
+
+        def opens(hit: Hit) -> Reply:
+            with self._lock:
+                self._arrived += 1
+                if self._arrived >= self.needed:
+                    self._open.set()
+            if answer is None:
+                return Reply(body=PAGE, headers={"Content-Type": "text/html"})
+            return answer(hit) if callable(answer) else answer
+
+        return opens
 
 
 _next_address = itertools.count()

@@ -77,12 +77,7 @@ ORIGINS: tuple[DemoOrigin, ...] = (
         name="plain",
         shows="plain Allow/Disallow rules; the longest match decides (legacy: the first)",
         paths=("/", "/about.html", "/private/notes.html", "/shop/checkout", "/shop/catalog/books"),
-        routes=robots(
-            "User-agent: *\n"
-            "Disallow: /shop\n"
-            "Allow: /shop/catalog\n"
-            "Disallow: /private\n"
-        ),
+        routes=robots("User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\nDisallow: /private\n"),
     ),
     DemoOrigin(
         name="agent",
@@ -107,11 +102,7 @@ ORIGINS: tuple[DemoOrigin, ...] = (
             "/docs/guide.pdf?download=1",
             "/cart?sessionid=42",
         ),
-        routes=robots(
-            "User-agent: *\n"
-            "Disallow: /*.pdf$\n"
-            "Disallow: /*?sessionid=\n"
-        ),
+        routes=robots("User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?sessionid=\n"),
     ),
     DemoOrigin(
         name="missing",
@@ -210,8 +201,7 @@ class DemoSite:
     def __init__(self, origins: tuple[DemoOrigin, ...] = ORIGINS) -> None:
         self.origins = origins
         self._servers = {
-            origin.name: _OriginServer((f"127.0.0.{11 + index}", 0), origin)
-            for index, origin in enumerate(origins)
+            origin.name: _OriginServer((f"127.0.0.{11 + index}", 0), origin) for index, origin in enumerate(origins)
         }
         self.urls: dict[str, str] = {
             name: f"http://{server.server_address[0]}:{server.server_address[1]}"

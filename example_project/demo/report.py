@@ -69,8 +69,7 @@ class CrawlReport:
     def render(self, notes: Mapping[str, DemoNote]) -> str:
         """The report as text; ``notes`` describe the demo site's origins (none for real sites)."""
         lines = [
-            f"robots.txt report: agent {self.agent!r}, matching {self.matching}, "
-            f"status policy {self.status_policy}",
+            f"robots.txt report: agent {self.agent!r}, matching {self.matching}, status policy {self.status_policy}",
             "(deferred: held until the origin's robots.txt was obtained, then decided)",
         ]
         demo_order = [origin for origin in notes if origin in self.origins]
@@ -81,12 +80,15 @@ class CrawlReport:
             lines.extend(self._page_lines(self.origins[origin].pages))
         reports = self.origins.values()
         lines.append("")
-        lines.append("total: " + _counts(
-            sum(report.allowed for report in reports),
-            sum(len(report.disallowed) for report in reports),
-            sum(report.deferred for report in reports),
-            sum(report.dropped for report in reports),
-        ))
+        lines.append(
+            "total: "
+            + _counts(
+                sum(report.allowed for report in reports),
+                sum(len(report.disallowed) for report in reports),
+                sum(report.deferred for report in reports),
+                sum(report.dropped for report in reports),
+            )
+        )
         return "\n".join(lines)
 
     def audit_lines(self, directory: str) -> str:
@@ -173,9 +175,7 @@ def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport, purp
             lines.append(f"  signals:    Content-Signal {signals} ({enforced})")
         lines.extend(f"  usage:      line {rule.line}: {rule.text.strip()}" for rule in rules.content_usage_rules)
         lines.extend(f"  license:    {license_url} (RSL, not enforced)" for license_url in rules.licenses)
-    lines.append("  requests:   " + _counts(
-        report.allowed, len(report.disallowed), report.deferred, report.dropped
-    ))
+    lines.append("  requests:   " + _counts(report.allowed, len(report.disallowed), report.deferred, report.dropped))
     for url, decision in report.disallowed:
         rule = decision.rule
         why = f"line {rule.line}: {rule.text}" if rule is not None else decision.reason

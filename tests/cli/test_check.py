@@ -369,5 +369,8 @@ def test_a_bare_path_is_a_url_on_the_files_unnamed_origin(capsys, robots_file):
 
     assert status == 1
     assert "allowed     /shop/catalog/x\n  group     User-agent: mybot (line 7)\n  rule      none\n" in out
-    assert "disallowed  /private/y\n  group     User-agent: mybot (line 7)\n  rule      line 8: Disallow: /private\n" in out
+    assert (
+        "disallowed  /private/y\n  group     User-agent: mybot (line 7)\n  rule      line 8: Disallow: /private\n"
+        in out
+    )
     assert "warning" not in out and err == ""

@@ -10,15 +10,16 @@ import pytest
 from scrapy_robots_rep.core import MATCHING_MODES, RobotsTxt
 
 GENEROUS_SECONDS = 5.0
+"""Of this process's CPU time (``time.process_time``), which other processes on a loaded machine do not inflate."""
 
 
 def decide_within_bound(body, url: str = "https://a.com/some/path?q=1") -> None:
     for matching in MATCHING_MODES:
-        start = time.perf_counter()
+        start = time.process_time()
         robots = RobotsTxt.parse(body, matching)
         decision = robots.explain(url, "mybot")
         assert decision.allowed == robots.allowed(url, "mybot")
-        assert time.perf_counter() - start < GENEROUS_SECONDS
+        assert time.process_time() - start < GENEROUS_SECONDS
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -83,10 +84,10 @@ def test_many_wildcards_against_a_long_path_do_not_backtrack():
     body = "User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b$\n"
     rules = RobotsTxt.parse(body).for_agent("mybot")
     url = "https://a.com/" + "a" * 10_000
-    start = time.perf_counter()
+    start = time.process_time()
     assert rules.allowed(url)
     assert not rules.allowed(url + "b")
-    assert time.perf_counter() - start < 0.05
+    assert time.process_time() - start < 0.5  # backtracking over 12 wildcards and 10,000 characters takes hours
 
 
 @pytest.mark.parametrize(

@@ -209,14 +209,18 @@ def test_unusable_answers_make_the_origin_unreachable_for_a_bounded_time(
     assert records and all(record.outcome.value == "unreachable" for record in records)
     robots_hits = [hit.time for hit in hostile_crawl.sites[name].hits("/robots.txt")]
     assert len(robots_hits) >= 2, "robots.txt was not fetched again after the first failure"
-    assert robots_hits[-1] - robots_hits[0] < DEFER_MAX_TIME + 2
-    assert hostile_crawl.result.seconds < 30
+    assert robots_hits[-1] - robots_hits[0] < DEFER_MAX_TIME + 2  # every fetch starts within the deferral
+    origin = hostile_crawl.origin(name)
+    dropped = [outcome.time for outcome in hostile_crawl.result.outcomes if outcome.url.startswith(origin + "/")]
+    # dropped when the deferral ended, not held for the whole crawl (generous for a loaded machine)
+    assert dropped and max(dropped) - robots_hits[0] < DEFER_MAX_TIME + 10
 
 
 def test_a_trickling_robots_txt_is_cut_by_the_fetch_timeout(hostile_crawl: HostileCrawl) -> None:
     first, second = [hit.time for hit in hostile_crawl.sites["trickle 1 byte/s"].hits("/robots.txt")][:2]
     backoff = 1.0
-    assert FETCH_TIMEOUT <= second - first < FETCH_TIMEOUT + backoff + 1.0
+    # the whole body would take over 1,000 s: a bound far below that shows the timeout cut it
+    assert FETCH_TIMEOUT <= second - first < FETCH_TIMEOUT + backoff + 10
     record = hostile_crawl.result.records[hostile_crawl.origin("trickle 1 byte/s")][0]
     assert "timeout" in record.rules.explain(hostile_crawl.origin("trickle 1 byte/s") + "/t1").reason.lower()
 
@@ -260,4 +264,5 @@ def test_hostile_crawl_delays_are_capped_or_ignored(hostile_crawl: HostileCrawl)
     page_times = [hit.time for hit in hostile_crawl.sites["Crawl-delay: 1e308"].hits() if hit.path in PAGES]
     gaps = [later - earlier for earlier, later in pairwise(page_times)]
     assert len(gaps) == len(PAGES) - 1
-    assert all(CRAWL_DELAY_MAX * 0.9 <= gap < CRAWL_DELAY_MAX + 2 for gap in gaps), gaps
+    # capped: uncapped, the second page would never come (generous above the cap for a loaded machine)
+    assert all(CRAWL_DELAY_MAX * 0.9 <= gap < CRAWL_DELAY_MAX + 10 for gap in gaps), gaps

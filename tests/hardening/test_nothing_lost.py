@@ -20,7 +20,8 @@ from tests.crawling import CrawlResult, crawl
 from tests.hardening.expectations import Expected, check_pages
 from tests.sites import Reply, Site, Sites, closed_port_url, redirect, text
 
-FETCH_TIMEOUT = 1.5
+FETCH_TIMEOUT = 3.0
+"""Long enough for the slow robots.txt (1 s) and for the other origins' pages on a loaded machine."""
 DEFER_MAX_TIME = 5.0
 CONCURRENCY = 4
 SETTINGS = {

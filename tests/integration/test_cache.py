@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.crawling import Wave, crawl
+from tests.crawling import Wave, crawl, obtained
 from tests.sites import Sites, text
 
 RULES = "User-agent: *\nDisallow: /private\n"
@@ -21,6 +21,8 @@ async def test_lifetimes_and_stale_on_error(sites: Sites) -> None:
     result = await crawl(
         [f"{site.url}/a" for site in every],
         Wave([f"{site.url}/b" for site in every] + [f"{failing_refresh.url}/private"], pause=1.3),
+        # the crawl stays open until both refreshes have ended
+        Wave([], after=lambda spider: all(obtained(site.url, 2)(spider) for site in (plain, failing_refresh))),
         settings={"REP_CACHE_TTL": 1, "REP_CACHE_TTL_MIN": 5, "REP_CACHE_TTL_MAX": 3600},
     )
     assert len(plain.hits("/robots.txt")) == 2  # REP_CACHE_TTL expired: one refetch

@@ -10,39 +10,39 @@ from scrapy import version_info as SCRAPY_VERSION
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.records import RecordMaker
 from tests.crawling import CrawlingSpider, RequestSpec, Wave, crawl
-from tests.sites import PAGE, Reply, Site, Sites, text
+from tests.sites import PAGE, Answer, Gate, Reply, Site, Sites, text
 
 ALLOW = "User-agent: *\nAllow: /\n"
 PAGE_DELAY = 0.03
+HANG = 30
+"""Seconds a hanging robots.txt stays unanswered at most (the fetch timeout and the deferral are longer)."""
 
 
-def slow_site(sites: Sites, pages: int, robots: Reply) -> Site:
+def slow_site(sites: Sites, pages: int, robots: Answer) -> Site:
     routes = {f"/p{index}": Reply(body=PAGE, delay=PAGE_DELAY) for index in range(pages)}
     return sites.start({"/robots.txt": robots, **routes})
 
 
 @pytest_twisted.ensureDeferred
 async def test_a_hanging_origin_does_not_slow_the_others(sites: Sites) -> None:
-    healthy = [slow_site(sites, 20, text(ALLOW)) for _ in range(10)]
-    hanging = slow_site(sites, 20, Reply(hang=True))
+    """The hanging origin's robots.txt stays unanswered until the other origins' pages were all served
+    (then it answers 404): had its 20 waiting requests held the 4 download slots, those pages would
+    have waited for them, and the gate's timeout would tell."""
+    healthy_served = Gate(needed=10 * 20, timeout=HANG)
+    page = healthy_served.opening(Reply(body=PAGE, delay=PAGE_DELAY))
+    healthy = [
+        sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": page for index in range(20)}) for _ in range(10)
+    ]
+    hanging = slow_site(sites, 20, healthy_served.hold(text("", status=404)))
     healthy_urls = [f"{site.url}/p{index}" for index in range(20) for site in healthy]
     hanging_urls = [f"{hanging.url}/p{index}" for index in range(20)]
-    settings = {"CONCURRENT_REQUESTS": 4, "REP_FETCH_TIMEOUT": 4, "REP_DEFER_MAX_TIME": 1}
+    settings = {"CONCURRENT_REQUESTS": 4, "REP_FETCH_TIMEOUT": HANG + 10, "REP_DEFER_MAX_TIME": HANG + 10}
 
-    alone = await crawl(healthy_urls, settings=settings)
-    alone_time = max(outcome.time for outcome in alone.outcomes) - alone.started
-    for site in healthy:
-        site.log.clear()
-    mixed = await crawl(hanging_urls + healthy_urls, settings=settings)
-    by_url = mixed.by_url()
-    mixed_time = max(by_url[url].time for url in healthy_urls) - mixed.started
+    result = await crawl(hanging_urls + healthy_urls, settings=settings)
 
-    assert all(by_url[url].response is not None for url in healthy_urls)
-    assert all(isinstance(by_url[url].error, RobotsUnreachable) for url in hanging_urls)
-    assert hanging.paths() == ["/robots.txt"]
-    ratio = mixed_time / alone_time
-    print(f"\nhealthy pages: {alone_time:.2f}s alone, {mixed_time:.2f}s beside a hanging origin, ratio {ratio:.2f}")
-    assert ratio < 3
+    assert len(result.pages) == len(healthy_urls) + len(hanging_urls)
+    assert healthy_served.kept_order, "the healthy origins waited for the hanging one"
+    assert hanging.paths()[0] == "/robots.txt" and len(hanging.paths()) == 1 + len(hanging_urls)
 
 
 @pytest_twisted.ensureDeferred
@@ -71,18 +71,21 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sit
 
         return build
 
+    defer_max_time = 2
     result = await crawl(
         [wave("/a")],
         [wave("/b")],
-        Wave([wave("/c")], pause=1.3),
-        settings={"REP_DEFER_MAX_TIME": 1, "REP_STATUS_POLICY": "legacy"},
+        Wave([wave("/c")], pause=defer_max_time + 0.3),
+        settings={"REP_DEFER_MAX_TIME": defer_max_time, "REP_STATUS_POLICY": "legacy"},
     )
     by_url = result.by_url()
     for path in ("/a", "/b", "/c"):
         assert isinstance(by_url[f"{site.url}{path}"].error, RobotsUnreachable)
-    # /a's cycle fetched twice; /b, inside the drop window, was dropped without a fetch
-    assert robots_hits_when_requested == [0, 2, 2]
-    assert len(site.hits("/robots.txt")) == 4  # /c started a new cycle
+    # /a's cycle fetched and retried (how often depends on how long each fetch took); /b, inside the
+    # drop window, was dropped without a fetch; /c, after the window, started a new cycle
+    before_a, before_b, before_c = robots_hits_when_requested
+    assert before_a == 0 and before_b >= 2 and before_c == before_b
+    assert len(site.hits("/robots.txt")) > before_c
     assert [path for path in site.paths() if path != "/robots.txt"] == []
     assert result.stats["rep/requests/dropped_unreachable"] == 3
     for path in ("/a", "/b", "/c"):
@@ -97,15 +100,17 @@ async def test_deferral_is_bounded_then_drops_for_a_window_then_starts_again(sit
 )
 @pytest_twisted.ensureDeferred
 async def test_released_requests_are_not_starved_by_a_busy_scheduler(sites: Sites) -> None:
-    busy = slow_site(sites, 21, text(ALLOW))
+    busy = sites.start(
+        {"/robots.txt": text(ALLOW)} | {f"/p{index}": Reply(body=PAGE, delay=0.1) for index in range(21)}
+    )
     newcomer = sites.start({"/robots.txt": text(ALLOW)})
     busy_urls = [f"{busy.url}/p{index}" for index in range(1, 21)]
     newcomer_urls = [f"{newcomer.url}/q{index}" for index in range(5)]
     result = await crawl([f"{busy.url}/p0"], newcomer_urls + busy_urls, settings={"CONCURRENT_REQUESTS": 1})
     by_url = result.by_url()
     assert all(by_url[url].response is not None for url in busy_urls + newcomer_urls)
-    # the scheduler never ran dry before the busy origin's pages were done, yet the
-    # newcomer's released requests went out along with them
+    # the scheduler never ran dry before the busy origin's pages were done (2 s at least, one at a
+    # time), yet the newcomer's released requests went out along with them
     assert max(by_url[url].time for url in newcomer_urls) < max(by_url[url].time for url in busy_urls)
 
 

@@ -21,10 +21,12 @@ SLOW_PAGE = 1.5
 """How long the last page takes, after the unreachable origin's requests were dropped."""
 
 PROGRESS = re.compile(
-    r"(?P<requests>\d+) requests? of (?P<origins>\d+) origins? wait for robots\.txt; "
-    r"(?:next attempt in (?P<next>\d+)s|an attempt is under way) \((?P<next_origin>\S+)\); "
-    r"dropped in (?P<drop>\d+)s if still unreachable \((?P<drop_origin>\S+) first\)"
+    r"(?P<requests>\d+) requests? of (?P<origins>\d+) origins? wait for robots\.txt"
+    r"(?:; (?:next attempt in (?P<next>\d+)s|an attempt is under way) \((?P<next_origin>\S+)\))?"
+    r"(?:; dropped in (?P<drop>\d+)s if still unreachable \((?P<drop_origin>\S+) first\))?"
 )
+"""A progress line. The next attempt is "under way" while a fetch runs, and a line logged before the
+first fetch ended may have neither part: on a loaded machine, any of them may come at an interval."""
 
 
 @pytest_twisted.ensureDeferred
@@ -33,8 +35,11 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
     healthy = sites.start(
         {"/robots.txt": text("User-agent: *\nAllow: /\n"), "/slow": Reply(body=PAGE, delay=SLOW_PAGE)}
     )
+    # The healthy origin's rules are obtained before the unreachable origin's requests come, so that
+    # no line counts both origins' requests, however long the healthy robots.txt takes to arrive.
     result = await crawl(
-        [f"{down.url}/a", f"{down.url}/b", f"{healthy.url}/first"],
+        [f"{healthy.url}/first"],
+        [f"{down.url}/a", f"{down.url}/b"],
         Wave([f"{healthy.url}/slow"]),
         settings={"REP_DEFER_MAX_TIME": DEFER_MAX_TIME, "LOGSTATS_INTERVAL": INTERVAL, "RETRY_ENABLED": False},
     )
@@ -46,17 +51,26 @@ async def test_progress_lines_while_an_unreachable_origin_waits_and_none_after(s
     assert {entry.levelno for entry in entries} == {logging.INFO}
     progress = [PROGRESS.fullmatch(entry.message) for entry in entries]
     assert all(progress), [entry.message for entry in entries]
-    lines = [match for match in progress if match is not None]
-    # The healthy origin's first request waited only milliseconds: every line is about the unreachable one.
+    # A loaded machine may log a line while /first waits for its own rules: it names the healthy origin.
+    lines = [
+        match
+        for match in progress
+        if match is not None and healthy.url not in (match["next_origin"], match["drop_origin"])
+    ]
     assert {(line["requests"], line["origins"]) for line in lines} == {("2", "1")}
-    assert {line["next_origin"] for line in lines} == {line["drop_origin"] for line in lines} == {down.url}
-    # One line per interval over the ~3 s the requests waited, not one per retry nor per reactor tick.
-    assert 3 <= len(lines) <= DEFER_MAX_TIME / INTERVAL + 2
-    # a line that falls while an attempt is in flight (a busy machine) says so instead of a time
+    named = {line["next_origin"] for line in lines} | {line["drop_origin"] for line in lines}
+    assert named - {None} == {down.url}
+    # One line per interval while the requests waited (about DEFER_MAX_TIME), not one per retry nor per
+    # reactor tick; the wait is measured from the servers' and the spider's side, so load cannot break it.
+    waited = max(outcome.time for outcome in result.outcomes if outcome.error_type) - down.hits("/robots.txt")[0].time
+    assert 3 <= len(lines) <= waited / INTERVAL + 2, (len(lines), waited)
+    # backoff 1 s, then 2 s: the next attempt is never further than 2 s away, and is announced
     next_attempts = [int(line["next"]) for line in lines if line["next"] is not None]
-    assert max(next_attempts) >= 1 and all(seconds <= 2 for seconds in next_attempts)  # backoff 1 s, then 2 s
-    drops = [int(line["drop"]) for line in lines]
-    assert drops == sorted(drops, reverse=True) and drops[0] <= DEFER_MAX_TIME and drops[-1] <= 1
+    assert next_attempts and all(seconds <= 2 for seconds in next_attempts), [entry.message for entry in entries]
+    # the drop counts down from DEFER_MAX_TIME
+    drops = [int(line["drop"]) for line in lines if line["drop"] is not None]
+    assert len(drops) >= 2 and drops == sorted(drops, reverse=True), drops
+    assert drops[0] <= DEFER_MAX_TIME and drops[-1] < drops[0]
 
     # Nothing waits once the origin's requests were dropped, while the slow page kept the crawl open.
     messages = [entry.message for entry in result.logs]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from scrapy.settings import BaseSettings, Settings
+from scrapy.settings import Settings
 
 from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy, wrap_cache_policy
 from scrapy_robots_rep.policy.settings import SettingsError
@@ -77,15 +77,8 @@ async def test_a_copy_stored_before_is_not_served(sites: Sites, tmp_path: Path) 
     assert result.by_url()[f"{site.url}/meta"].responded
 
 
-class WrappingAddon:
-    """What the project's add-on does with the cache policy."""
-
-    def update_settings(self, settings: BaseSettings) -> None:
-        wrap_cache_policy(settings)
-
-
 @pytest_twisted.ensureDeferred
-async def test_an_add_on_keeps_the_projects_policy(sites: Sites, tmp_path: Path) -> None:
+async def test_the_add_on_keeps_the_projects_policy(sites: Sites, tmp_path: Path) -> None:
     site = sites.start(
         {
             "/robots.txt": ROBOTS,
@@ -94,7 +87,7 @@ async def test_an_add_on_keeps_the_projects_policy(sites: Sites, tmp_path: Path)
             "/plain": html(**FRESH),
         }
     )
-    settings = cache_settings(tmp_path, HTTPCACHE_POLICY=RFC2616, ADDONS={WrappingAddon: 0})
+    settings = cache_settings(tmp_path, HTTPCACHE_POLICY=RFC2616, ADDONS={"scrapy_robots_rep.Addon": 0})
     result = await crawl([f"{site.url}/stale", f"{site.url}/meta", f"{site.url}/plain"], settings=settings)
     assert cached_paths(tmp_path, site.url) == {"/plain"}
     assert result.crawler.settings["HTTPCACHE_POLICY"] == POLICY

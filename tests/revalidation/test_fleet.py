@@ -19,7 +19,7 @@ import pytest_twisted
 from twisted.internet import defer
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.crawling import AGENT, CrawlResult, Wave, crawl
+from tests.crawling import AGENT, CrawlingSpider, CrawlResult, Wave, WaveEvent, crawl
 from tests.redis.server import RedisServer
 from tests.revalidation.servers import RobotsFile, Version
 from tests.sites import Sites
@@ -38,10 +38,10 @@ def kept_log_level() -> Iterator[None]:
     logger.setLevel(level)
 
 
-def until(condition: Callable[[], bool], what: str) -> Callable[[], Any]:
+def until(condition: Callable[[], bool], what: str) -> WaveEvent:
     """A wave's ``after``: poll ``condition`` until it holds (fail after ``WAIT`` seconds)."""
 
-    async def wait() -> None:
+    async def wait(_: CrawlingSpider) -> None:
         deadline = time.monotonic() + WAIT
         while not condition():
             assert time.monotonic() < deadline, f"timed out waiting until {what}"

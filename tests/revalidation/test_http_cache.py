@@ -15,7 +15,7 @@ import pytest
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.crawling import CrawlResult, Wave, crawl
+from tests.crawling import CrawlResult, Wave, crawl, obtained
 from tests.revalidation.servers import RobotsFile, Version, http_date, raw_robots
 from tests.sites import Sites, text
 
@@ -99,7 +99,7 @@ async def test_a_conditional_refresh_is_answered_by_the_server(sites: Sites, htt
     result = await crawl(
         [f"{url}/a"],
         Wave([f"{url}/b"], pause=1.2),
-        Wave([f"{url}/c", f"{url}/private/1"], pause=0.3),
+        Wave([f"{url}/c", f"{url}/private/1"], after=obtained(url, 2)),
         settings=http_cache,
     )
 
@@ -128,7 +128,10 @@ async def test_a_304_is_never_replayed_to_a_later_unconditional_fetch(sites: Sit
     }
 
     first = await crawl(
-        [f"{site.url}/a"], Wave([f"{site.url}/b"], pause=2.2), Wave([f"{site.url}/c"], pause=0.3), settings=settings
+        [f"{site.url}/a"],
+        Wave([f"{site.url}/b"], pause=2.2),
+        Wave([f"{site.url}/c"], after=obtained(site.url, 2)),
+        settings=settings,
     )
     second = await crawl([f"{site.url}/d", f"{site.url}/private/1"], settings=settings)
 

@@ -16,10 +16,3 @@ def page_times(site: Site) -> list[float]:
 
 def gaps(times: list[float]) -> list[float]:
     return [later - earlier for earlier, later in pairwise(times)]
-
-
-def first_page_after(site: Site, since: float) -> float:
-    """Seconds from ``since`` to the site's first page request."""
-    times = page_times(site)
-    assert times, f"{site} saw no page request"
-    return times[0] - since

@@ -11,7 +11,8 @@ from scrapy.http import Response
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.sites import Reply, Sites, closed_port_url, text
 
-DEFER_MAX_TIME = 4
+DEFER_MAX_TIME = 10
+"""Had the spider waited for an offsite host's robots.txt, it would have waited this long."""
 
 
 def links_to(*urls: str) -> PageHook:

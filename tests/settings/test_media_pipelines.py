@@ -11,52 +11,54 @@ import pytest_twisted
 from scrapy.http import Response
 
 from tests.crawling import CrawlingSpider, PageHook, Wave, crawl
-from tests.settings.measure import first_page_after
-from tests.sites import PAGE, Reply, Site, Sites, text
+from tests.sites import Gate, Site, Sites, text
 
 FILES = 4
-START_DELAY = 0.5
-"""The start page is slow, so that the healthy origin's first page comes at a measurable time."""
+HEALTHY_PAGES = [f"/h{index}" for index in range(4)]
 
 
-def item_with_files(files: Site | None) -> PageHook:
-    """The start page's item carries ``FILES`` file URLs on ``files`` (none when ``files`` is None)."""
+def item_with_files(files: Site) -> PageHook:
+    """The start page's item carries ``FILES`` file URLs on ``files``."""
 
     def hook(response: Response, spider: CrawlingSpider) -> Iterator[dict[str, Any]]:
         if response.url.endswith("/start"):
-            yield {"file_urls": [] if files is None else [f"{files.url}/file{index}.bin" for index in range(FILES)]}
+            yield {"file_urls": [f"{files.url}/file{index}.bin" for index in range(FILES)]}
 
     return hook
-
-
-async def first_healthy_page(sites: Sites, tmp_path: Path, files: Site | None) -> tuple[float, Site]:
-    """Seconds from the crawl's start to the healthy origin's first page, and the healthy origin."""
-    start = sites.start({"/start": Reply(body=PAGE, delay=START_DELAY)})
-    healthy = sites.start({"/robots.txt": text("User-agent: *\nAllow: /\n")})
-    settings = {
-        "ITEM_PIPELINES": {"scrapy.pipelines.files.FilesPipeline": 1},
-        "FILES_STORE": str(tmp_path / f"files-{start.port}"),
-        "CONCURRENT_REQUESTS": 2,
-        "REP_DEFER_MAX_TIME": 5,
-    }
-    result = await crawl(
-        [f"{start.url}/start"],
-        Wave([f"{healthy.url}/h{index}" for index in range(4)]),
-        settings=settings,
-        page=item_with_files(files),
-    )
-    assert len(result.items) == 1
-    return first_page_after(healthy, result.started), healthy
 
 
 @pytest_twisted.ensureDeferred
 async def test_files_waiting_for_an_unreachable_robots_txt_do_not_stall_other_origins(
     sites: Sites, tmp_path: Path
 ) -> None:
-    alone, _ = await first_healthy_page(sites, tmp_path, None)
-    down = sites.start({"/robots.txt": [text("", status=503), text("", status=503), text("User-agent: *\nAllow: /\n")]})
-    beside, healthy = await first_healthy_page(sites, tmp_path, down)
-    print(f"\nhealthy origin's first page: {alone:.2f} s alone, {beside:.2f} s beside {FILES} files waiting")
-    assert sorted(healthy.paths()) == ["/h0", "/h1", "/h2", "/h3", "/robots.txt"]
+    """The files' origin answers 503 twice, then holds its rules back until the healthy origin's pages
+    were all served: with the files holding both download slots, those pages would wait for them, and
+    the gate's timeout would tell."""
+    healthy_served = Gate(needed=len(HEALTHY_PAGES))
+    unreachable = text("", status=503)
+    down = sites.start(
+        {"/robots.txt": [unreachable, unreachable, healthy_served.hold(text("User-agent: *\nAllow: /\n"))]}
+    )
+    start = sites.start()
+    healthy = sites.start(
+        {"/robots.txt": text("User-agent: *\nAllow: /\n")} | {p: healthy_served.opening() for p in HEALTHY_PAGES}
+    )
+    settings = {
+        "ITEM_PIPELINES": {"scrapy.pipelines.files.FilesPipeline": 1},
+        "FILES_STORE": str(tmp_path / "files"),
+        "CONCURRENT_REQUESTS": 2,
+        "REP_DEFER_MAX_TIME": 30,
+    }
+
+    result = await crawl(
+        [f"{start.url}/start"],
+        Wave([f"{healthy.url}{path}" for path in HEALTHY_PAGES]),
+        settings=settings,
+        page=item_with_files(down),
+    )
+
+    assert len(result.items) == 1
+    assert sorted(healthy.paths()) == sorted([*HEALTHY_PAGES, "/robots.txt"])
     assert sorted(path for path in down.paths() if path != "/robots.txt") == [f"/file{n}.bin" for n in range(FILES)]
-    assert beside < 2 * alone
+    assert healthy_served.kept_order, "the healthy origin waited for the files"
+    assert len(down.hits("/robots.txt")) == 3
