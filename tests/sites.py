@@ -49,8 +49,8 @@ class Reply:
         return [self.body] if isinstance(self.body, bytes) else self.body()
 
 
-class Gate:
-    """A route answering ``reply`` once the test opens the gate (say, from a crawl's signal), or
+class HeldReply:
+    """A route answering ``reply`` once the test opens it (say, from a crawl's signal), or
     after ``timeout`` seconds: what happens before the answer happens while the request waits."""
 
     def __init__(self, reply: Reply, timeout: float = 60.0) -> None:

@@ -19,7 +19,7 @@ from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
 from scrapy_robots_rep.exceptions import RobotsDisallowed
 from scrapy_robots_rep.policy.settings import SettingsError
 from tests.crawling import BASE_SETTINGS, crawl, request
-from tests.sites import Gate, Sites, text
+from tests.sites import HeldReply, Sites, text
 
 RULES = "User-agent: *\nAllow: /\n\n# private area\nDisallow: /secret\n"
 ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
@@ -51,7 +51,7 @@ async def test_one_fetch_per_origin_and_nothing_disallowed_reaches_the_server(si
 
 @pytest_twisted.ensureDeferred
 async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_path: Path) -> None:
-    robots = Gate(text(RULES))  # answered once /open, the last request, waits for it
+    robots = HeldReply(text(RULES))  # answered once /open, the last request, waits for it
     site = sites.start({"/robots.txt": robots})
     local_file = tmp_path / "page.html"
     local_file.write_text("<html>local</html>")

@@ -24,7 +24,7 @@ from twisted.internet import defer
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.policy.report import REPORT_VERSION
 from tests.crawling import CrawlResult, crawl
-from tests.sites import Gate, Site, Sites, closed_port_url, text
+from tests.sites import HeldReply, Site, Sites, closed_port_url, text
 
 ASKED_DELAY = 2
 DELAY_MAX = 0.3
@@ -88,8 +88,8 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReportedCrawl
     with Sites() as sites:
         # Each robots.txt answers once its origin's last request waits for it, so every request is
         # deferred first on every Scrapy (2.13 schedules a spider's start requests one by one).
-        gates = {name: Gate(text(body)) for name, body in ROBOTS.items()}
-        gates["down"] = Gate(text("down", status=503))
+        gates = {name: HeldReply(text(body)) for name, body in ROBOTS.items()}
+        gates["down"] = HeldReply(text("down", status=503))
         started = {name: sites.start({"/robots.txt": gate}) for name, gate in gates.items()}
         origins = {name: site.url for name, site in started.items()}
         origins["refused"] = closed_port_url()

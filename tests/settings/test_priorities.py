@@ -14,7 +14,7 @@ from scrapy.http import Response
 from scrapy_robots_rep import signals
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.settings.measure import ROBOTS
-from tests.sites import Gate, Site, Sites, text
+from tests.sites import HeldReply, Site, Sites, text
 
 LOW = 40
 SETTINGS = {"CONCURRENT_REQUESTS_PER_DOMAIN": 1}
@@ -31,7 +31,7 @@ def low_then_urgent(site: Site) -> PageHook:
     return hook
 
 
-def open_once_parked(gate: Gate, path: str) -> Callable[[Crawler], None]:
+def open_once_parked(gate: HeldReply, path: str) -> Callable[[Crawler], None]:
     """An ``on_crawler`` hook opening ``gate`` once the request to ``path`` is parked."""
 
     def on_deferred(request: Request, **kwargs: Any) -> None:
@@ -56,7 +56,7 @@ async def test_a_high_priority_request_to_a_fresh_origin_is_downloaded_first(sit
     # Scrapy 2.13 the callback's requests are scheduled one by one, interleaved with the fetch),
     # so priority decides every time.
     start = sites.start()
-    robots = Gate(text("User-agent: *\nAllow: /\n"))
+    robots = HeldReply(text("User-agent: *\nAllow: /\n"))
     fresh = sites.start({"/robots.txt": robots})
     result = await crawl(
         [f"{start.url}/start"],
