@@ -3,19 +3,22 @@
 Compared on what the agent obeys, never on bytes: the same rules in another order, at other
 lines, or with other comments are no change. A change is in the rules (``Allow``/``Disallow``
 lines added or removed, compared by kind and pattern), in the crawl delay, in the
-``Content-Signal`` the agent reads, or between rules and a fixed answer (allow all after a
-404, disallow all).
+``Content-Signal`` the agent reads, in its ``Content-Usage`` rules (compared by path and
+preferences), or between rules and a fixed answer (allow all after a 404, disallow all).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.agent_rules import AgentRules
+from scrapy_robots_rep.core.content_usage import UsageRule
 from scrapy_robots_rep.core.decision import Rule
+
+_Rule = TypeVar("_Rule")
 
 SHOWN_RULES = 5
 """Rules added, and rules removed, named in a change's description."""
@@ -31,6 +34,8 @@ class RulesChange:
     content_signals: tuple[Mapping[str, bool], Mapping[str, bool]] | None = None
     fixed: tuple[bool | None, bool | None] | None = None
     """(before, after) when one side allows or disallows everything regardless of rules."""
+    usage_added: tuple[UsageRule, ...] = ()
+    usage_removed: tuple[UsageRule, ...] = ()
 
     def describe(self) -> str:
         """One line: what changed, up to :data:`SHOWN_RULES` rules added and removed each, with lines."""
@@ -46,6 +51,11 @@ class RulesChange:
             parts.append(f"crawl delay {_delay(self.crawl_delay[0])} -> {_delay(self.crawl_delay[1])}")
         if self.content_signals is not None:
             parts.append(f"Content-Signal {_signals(self.content_signals[0])} -> {_signals(self.content_signals[1])}")
+        for verb, usage in (("added", self.usage_added), ("removed", self.usage_removed)):
+            if usage:
+                shown = "; ".join(f"{rule.text.strip()!r} (line {rule.line})" for rule in usage[:SHOWN_RULES])
+                more = f" and {len(usage) - SHOWN_RULES} more" if len(usage) > SHOWN_RULES else ""
+                parts.append(f"Content-Usage {verb}: {shown}{more}")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,6 +66,8 @@ class RulesChange:
             "crawl_delay": list(self.crawl_delay) if self.crawl_delay is not None else None,
             "content_signals": [dict(side) for side in self.content_signals] if self.content_signals else None,
             "fixed": list(self.fixed) if self.fixed is not None else None,
+            "content_usage_added": [{"line": rule.line, "text": rule.text} for rule in self.usage_added],
+            "content_usage_removed": [{"line": rule.line, "text": rule.text} for rule in self.usage_removed],
         }
 
 
@@ -64,27 +76,34 @@ def compare_rules(old: AgentRules, new: AgentRules) -> RulesChange | None:
     old_rules, new_rules = old.rules(), new.rules()
     before = Counter(_key(rule) for rule in old_rules)
     after = Counter(_key(rule) for rule in new_rules)
-    added = _beyond(new_rules, before)
-    removed = _beyond(old_rules, after)
+    added = _beyond(new_rules, before, _key)
+    removed = _beyond(old_rules, after, _key)
     delay = (old.crawl_delay, new.crawl_delay) if old.crawl_delay != new.crawl_delay else None
     old_signals, new_signals = dict(old.content_signals), dict(new.content_signals)
     signals = (old.content_signals, new.content_signals) if old_signals != new_signals else None
     fixed = (old.fixed, new.fixed) if old.fixed != new.fixed else None
-    if not (added or removed or delay or signals or fixed):
+    usage_added = _beyond(new.content_usage_rules, Counter(map(_usage_key, old.content_usage_rules)), _usage_key)
+    usage_removed = _beyond(old.content_usage_rules, Counter(map(_usage_key, new.content_usage_rules)), _usage_key)
+    if not (added or removed or delay or signals or fixed or usage_added or usage_removed):
         return None
-    return RulesChange(tuple(added), tuple(removed), delay, signals, fixed)
+    return RulesChange(tuple(added), tuple(removed), delay, signals, fixed, tuple(usage_added), tuple(usage_removed))
 
 
 def _key(rule: Rule) -> tuple[bool, str]:
     return rule.allow, rule.pattern
 
 
-def _beyond(rules: tuple[Rule, ...], other: Counter[tuple[bool, str]]) -> list[Rule]:
+def _usage_key(rule: UsageRule) -> tuple[str | None, tuple[tuple[str, str], ...], bool]:
+    """A Content-Usage rule as what it says: its path and preferences, not its line or spelling."""
+    return rule.path, tuple(sorted(rule.statement.values.items())), rule.statement.valid
+
+
+def _beyond(rules: Sequence[_Rule], other: Counter[Any], key_of: Callable[[_Rule], Any]) -> list[_Rule]:
     """The rules of ``rules`` that ``other`` does not hold as many times (in file order)."""
     left = Counter(other)
     beyond = []
     for rule in rules:
-        key = _key(rule)
+        key = key_of(rule)
         if left[key] > 0:
             left[key] -= 1
         else:

@@ -54,3 +54,20 @@ def test_at_most_five_rules_of_each_kind_are_described() -> None:
     assert change.describe().count("Disallow: /p") == SHOWN_RULES
     assert change.describe().endswith("and 3 more")
     assert change.to_dict()["added"][7] == {"line": 9, "text": "Disallow: /p7"}
+
+
+def test_content_usage_rules_are_compared_by_path_and_preferences() -> None:
+    old = rules("User-agent: *\nDisallow: /x\nContent-Usage: /a/ train-ai=n\nContent-Usage: search=y\n")
+    same = rules("User-agent: *\nContent-Usage: search=y  # reordered\nDisallow: /x\nContent-Usage: /a/ train-ai=n\n")
+    assert compare_rules(old, same) is None
+
+    new = rules("User-agent: *\nDisallow: /x\nContent-Usage: /a/ train-ai=y\nContent-Usage: search=y\n")
+    change = compare_rules(old, new)
+    assert change is not None
+    assert [(rule.line, rule.text) for rule in change.usage_added] == [(3, "Content-Usage: /a/ train-ai=y")]
+    assert [(rule.line, rule.text) for rule in change.usage_removed] == [(3, "Content-Usage: /a/ train-ai=n")]
+    assert change.describe() == (
+        "Content-Usage added: 'Content-Usage: /a/ train-ai=y' (line 3); "
+        "Content-Usage removed: 'Content-Usage: /a/ train-ai=n' (line 3)"
+    )
+    assert change.to_dict()["content_usage_added"] == [{"line": 3, "text": "Content-Usage: /a/ train-ai=y"}]
