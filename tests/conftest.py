@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.corpus import corpus_dir
+from tests.redis.fleet import Worker
 from tests.redis.server import RedisServer, started_server
 from tests.sites import Sites
 
@@ -56,3 +57,18 @@ def queue_server(_redis_queue_server: RedisServer) -> RedisServer:
     """A second redis-server, for a scrapy-redis queue, so that the store's can be stopped alone."""
     _redis_queue_server.flush()
     return _redis_queue_server
+
+
+@pytest.fixture
+def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[..., Worker]]:
+    """``start_worker(name, **options)``: a worker on the test's queue and store; killed if left running."""
+    started: list[Worker] = []
+
+    def start(name: str, **options: object) -> Worker:
+        worker = Worker.start(name, tmp_path, queue_server, redis_server, **options)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.kill()

@@ -44,18 +44,14 @@ class RulesChange:
             parts.append(f"{_fixed(self.fixed[0])} -> {_fixed(self.fixed[1])}")
         for verb, rules in (("added", self.added), ("removed", self.removed)):
             if rules:
-                shown = "; ".join(f"{rule.text.strip()!r} (line {rule.line})" for rule in rules[:SHOWN_RULES])
-                more = f" and {len(rules) - SHOWN_RULES} more" if len(rules) > SHOWN_RULES else ""
-                parts.append(f"{len(rules)} rule{'s' if len(rules) != 1 else ''} {verb}: {shown}{more}")
+                parts.append(f"{len(rules)} rule{'s' if len(rules) != 1 else ''} {verb}: {_shown(rules)}")
         if self.crawl_delay is not None:
             parts.append(f"crawl delay {_delay(self.crawl_delay[0])} -> {_delay(self.crawl_delay[1])}")
         if self.content_signals is not None:
             parts.append(f"Content-Signal {_signals(self.content_signals[0])} -> {_signals(self.content_signals[1])}")
         for verb, usage in (("added", self.usage_added), ("removed", self.usage_removed)):
             if usage:
-                shown = "; ".join(f"{rule.text.strip()!r} (line {rule.line})" for rule in usage[:SHOWN_RULES])
-                more = f" and {len(usage) - SHOWN_RULES} more" if len(usage) > SHOWN_RULES else ""
-                parts.append(f"Content-Usage {verb}: {shown}{more}")
+                parts.append(f"Content-Usage {verb}: {_shown(usage)}")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -109,6 +105,12 @@ def _beyond(rules: Sequence[_Rule], other: Counter[Any], key_of: Callable[[_Rule
         else:
             beyond.append(rule)
     return beyond
+
+
+def _shown(rules: Sequence[Rule | UsageRule]) -> str:
+    """The first :data:`SHOWN_RULES` lines, quoted with their line numbers, and how many more."""
+    shown = "; ".join(f"{rule.text.strip()!r} (line {rule.line})" for rule in rules[:SHOWN_RULES])
+    return shown + (f" and {len(rules) - SHOWN_RULES} more" if len(rules) > SHOWN_RULES else "")
 
 
 def _fixed(fixed: bool | None) -> str:

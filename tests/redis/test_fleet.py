@@ -15,7 +15,6 @@ from tests.redis.fleet import (
     ALLOWED_PATHS,
     DISALLOWED_PATHS,
     ROBOTS,
-    Worker,
     assert_crawled_once_and_obeyed,
     parked,
     push,
@@ -41,21 +40,6 @@ def start_fleet_origins(sites: Sites) -> Iterator[Callable[..., list[Site]]]:
 
     yield start
     stop_all(started)
-
-
-@pytest.fixture
-def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[..., Worker]]:
-    """``start_worker(name, **options)``: a worker on the test's queue and cache; killed if left running."""
-    started: list[Worker] = []
-
-    def start(name: str, **options: object) -> Worker:
-        worker = Worker.start(name, tmp_path, queue_server, redis_server, **options)
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        worker.kill()
 
 
 def test_fleet_fetches_each_robots_txt_once_and_obeys_it(start_fleet_origins, start_worker, queue_server) -> None:

@@ -28,21 +28,6 @@ BURST = 300
 
 
 @pytest.fixture
-def start_worker(tmp_path, queue_server, redis_server) -> Iterator[Callable[..., Worker]]:
-    """``start_worker(name, **options)``: a worker on the test's queue and store; killed if left running."""
-    started: list[Worker] = []
-
-    def start(name: str, **options: object) -> Worker:
-        worker = Worker.start(name, tmp_path, queue_server, redis_server, **options)
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        worker.kill()
-
-
-@pytest.fixture
 def many_origins(sites: Sites) -> Iterator[Callable[[int], list[Site]]]:
     """``many_origins(count)``: origins serving a slow robots.txt; all are stopped together afterwards."""
     started: list[Site] = []
