@@ -39,6 +39,7 @@ from scrapy_robots_rep.downloader.fetcher import ROBOTS_FETCH, RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
+from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
     check_order,
@@ -291,8 +292,7 @@ class RobotsMiddleware:
 
 def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
     """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
-    engine = crawler.engine
-    if engine is None or getattr(engine.scheduler, "server", None) is None:
+    if getattr(engine_scheduler(crawler.engine), "server", None) is None:
         return None
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
 
@@ -306,9 +306,7 @@ def _mark_dequeued(crawler: Crawler) -> None:
     ``request_scheduled``; marked, one that must wait for robots.txt goes back to be parked
     in Redis instead of waiting in this process's memory.
     """
-    engine = crawler.engine
-    assert engine is not None
-    scheduler = engine.scheduler
+    scheduler = engine_scheduler(crawler.engine)
     assert scheduler is not None
     dequeue = scheduler.next_request
 

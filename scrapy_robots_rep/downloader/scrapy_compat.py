@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from scrapy.core.engine import ExecutionEngine
+    from scrapy.core.scheduler import BaseScheduler
     from scrapy.crawler import CrawlerProcessBase
     from scrapy.http import Request, Response
     from scrapy.settings import Settings
@@ -83,3 +84,15 @@ def crawler_process(settings: dict[str, Any] | Settings) -> CrawlerProcessBase:
     process_class = getattr(crawler, "AsyncCrawlerProcess", None) or crawler.CrawlerProcess
     process: CrawlerProcessBase = process_class(settings)
     return process
+
+
+def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
+    """The crawl's scheduler while the spider is open: ``engine.scheduler`` (Scrapy 2.14), else the
+    engine's slot's (Scrapy 2.13); ``None`` before the spider opens."""
+    if engine is None:
+        return None
+    scheduler = getattr(engine, "scheduler", None)
+    if scheduler is None:
+        slot = getattr(engine, "_slot", None)
+        scheduler = getattr(slot, "scheduler", None)
+    return scheduler

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import looping_call
+from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call
 from scrapy_robots_rep.stores import redis_scripts
 
 if TYPE_CHECKING:
@@ -67,8 +67,7 @@ class SharedParking:
     @classmethod
     def of(cls, crawler: Crawler, lease: float) -> SharedParking | None:
         """For the crawl's scheduler when it is scrapy-redis's with a queue it knows; else ``None``."""
-        engine = crawler.engine
-        scheduler = engine.scheduler if engine is not None else None
+        scheduler = engine_scheduler(crawler.engine)
         queue = getattr(scheduler, "queue", None)
         if queue is None or getattr(scheduler, "server", None) is None:
             return None

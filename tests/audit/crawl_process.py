@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from scrapy import Request, Spider
-from scrapy.crawler import AsyncCrawlerProcess
 
+from scrapy_robots_rep.downloader.scrapy_compat import crawler_process
 from tests.crawling import BASE_SETTINGS
 
 
@@ -39,7 +39,7 @@ def main(arguments: list[str]) -> None:
         "CONCURRENT_REQUESTS": 1,
         "LOG_LEVEL": "INFO",
     }
-    process = AsyncCrawlerProcess(settings)
+    process = crawler_process(settings)
     process.crawl(ListSpider, urls=urls)
     process.start()
 

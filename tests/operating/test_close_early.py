@@ -32,10 +32,10 @@ async def test_robots_txt_responses_do_not_count_toward_closespider_pagecount(si
     assert result.stat("response_received_count") == len(pages)
     assert result.stat("robotstxt/response_count") == ORIGINS
     assert result.stats["finish_reason"] == "closespider_pagecount"
-    # Every request waited for its origin's rules once; the rules came, so no origin is unreachable.
+    # The requests waited for their origins' rules (on Scrapy 2.13, which schedules a callback's
+    # requests one by one, a late one may find them already); the rules came: no origin is unreachable.
     entries = json.loads(report.read_text())["origins"]
-    assert all(entry["robots"]["outcome"] == "rules" for entry in entries)
-    assert sum(entry["deferred"] for entry in entries) == len(urls)
+    assert all(entry["robots"]["outcome"] == "rules" and entry["deferred"] >= 1 for entry in entries)
     assert sum(entry["allowed"] for entry in entries) == result.stat("rep/requests/allowed")
     assert not result.messages(logging.WARNING, "could not be obtained")
     waiting = [entry for entry in entries if entry["still_waiting"]]
