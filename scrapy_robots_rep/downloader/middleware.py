@@ -2,9 +2,10 @@
 
 How a request travels (``docs/behaviour.md`` §5-§7):
 
-* ``request_scheduled``: a request whose origin holds no rules yet is *parked*
-  (``Parking``), out of the scheduler and the downloader, and the origin's one fetch task
-  starts (``OriginRobots``). A request Scrapy's ``OffsiteMiddleware`` rejects is left alone.
+* As the scheduler is asked to enqueue it (``scheduling.py``), a request whose origin holds no
+  rules yet is *parked* (``Parking``), out of the scheduler and the downloader, and the origin's
+  one fetch task starts (``OriginRobots``). Requests Scrapy's ``OffsiteMiddleware`` rejects
+  never get there.
 * ``process_request`` decides: allowed requests pass, disallowed ones raise
   :class:`~scrapy_robots_rep.exceptions.RobotsDisallowed`, those of an origin whose deferral
   cycle failed raise :class:`~scrapy_robots_rep.exceptions.RobotsUnreachable`. Rules that
@@ -26,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
-from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
+from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_rep.crawl.evidence import Evidence
@@ -39,13 +40,13 @@ from scrapy_robots_rep.downloader.fetcher import ROBOTS_FETCH, RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
+from scrapy_robots_rep.downloader.scheduling import SCHEDULED, hook_scheduler
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
     check_order,
     load_store,
     log_start,
-    offsite_filter,
     start_up_errors,
     warn_unknown_settings,
 )
@@ -55,7 +56,7 @@ from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Coroutine
+    from collections.abc import Coroutine
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
@@ -67,8 +68,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SCHEDULED = "rep_scheduled"
-"""Meta key of requests that went through the scheduler (it survives disk and Redis queues)."""
 RELEASED = "rep_released"
 """Meta key of parked requests given back to the engine, until they are decided."""
 
@@ -99,11 +98,9 @@ class RobotsMiddleware:
             self._reporter = CrawlReporter(
                 crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
             )
-            self._offsite: Callable[[Request], bool] | None = None
             self._purposes = settings.purposes
             log_start(crawler, settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
-        crawler.signals.connect(self._on_request_scheduled, scrapy_signals.request_scheduled)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
 
@@ -220,30 +217,24 @@ class RobotsMiddleware:
         if paced is not None:
             await paced
 
-    def _on_request_scheduled(self, request: Request, **_: Any) -> None:
-        """Runs for every request the spider yields, also those the dupefilter then drops: an origin
-        with fresh rules and nothing under way (nearly every request of a crawl) costs one look-up.
-        (``**_`` takes the signal's other arguments as they come: pydispatch then passes them
-        without sorting them out for each call.)"""
+    def _parks(self, request: Request) -> bool:
+        """Asked for every request the engine schedules, also those the dupefilter then drops: an
+        origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
+        look-up; a request parked (True) is kept out of the scheduler."""
         origin = self._checked_origin(request)
-        if origin is None:
-            return
-        if not self.origins.decides_at_once(origin, time.time()):
-            # Scrapy's OffsiteMiddleware drops the request in this same signal: asked only here,
-            # where it matters (no fetch, no refresh, no parking for an offsite request).
-            if self._offsite is not None and self._offsite(request):
-                return
-            self._park_if_waiting(request, origin)
-        request.meta[SCHEDULED] = True
+        if origin is None or self.origins.decides_at_once(origin, time.time()):
+            return False
+        return self._park_if_waiting(request, origin)
 
-    def _park_if_waiting(self, request: Request, origin: str) -> None:
+    def _park_if_waiting(self, request: Request, origin: str) -> bool:
         """Park ``request`` when its origin holds no rules yet (starting the origin's fetch task)."""
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
-        if where is Route.PARK and not self.parking.full:
-            self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
-            self.parking.park(origin, request)
-            self.origins.of(origin).start(request)
-            raise IgnoreRequest(f"Deferred until robots.txt of {origin} is obtained")
+        if where is not Route.PARK or self.parking.full:
+            return False
+        self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
+        self.parking.park(origin, request)
+        self.origins.of(origin).start(request)
+        return True
 
     def _on_release(self, origin: str, request: Request) -> None:
         """A parked request goes back to the engine, to be decided by the record that released it."""
@@ -256,13 +247,12 @@ class RobotsMiddleware:
             self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
 
     def _on_spider_opened(self, spider: Spider) -> None:
-        self._offsite = offsite_filter(self._crawler)
+        hook_scheduler(self._crawler, self._parks)
         self._reporter.start()
         shared = _shared_parking(self._crawler, self._settings.redis_lock_timeout)
         if shared is not None:
             self.parking.shared = shared
             shared.start()
-            _mark_dequeued(self._crawler)
         engine = self._crawler.engine
         assert engine is not None
         for request in self._saved.take():
@@ -297,23 +287,3 @@ def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
 
     return SharedParking.of(crawler, lease)
-
-
-def _mark_dequeued(crawler: Crawler) -> None:
-    """Mark every request the shared scheduler hands out as scheduled.
-
-    Requests put into scrapy-redis's queue by other programs never met this process's
-    ``request_scheduled``; marked, one that must wait for robots.txt goes back to be parked
-    in Redis instead of waiting in this process's memory.
-    """
-    scheduler = engine_scheduler(crawler.engine)
-    assert scheduler is not None
-    dequeue = scheduler.next_request
-
-    def next_request() -> Request | None:
-        request = dequeue()
-        if request is not None:
-            request.meta[SCHEDULED] = True
-        return request
-
-    scheduler.next_request = next_request  # type: ignore[method-assign]

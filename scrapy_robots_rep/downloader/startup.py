@@ -8,12 +8,11 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
-from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -23,7 +22,6 @@ from scrapy_robots_rep.policy.setting_names import unknown_settings
 from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
-    from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
@@ -120,26 +118,6 @@ def agent_setting(settings: BaseSettings) -> str:
         if isinstance(value, str) and value.strip():
             return name
     return "the default"
-
-
-def offsite_filter(crawler: Crawler) -> Callable[[Request], bool] | None:
-    """Whether Scrapy's ``OffsiteMiddleware`` rejects a request (it does so as requests are
-    scheduled, and the other handlers of that signal still run), or None when it is not enabled."""
-    engine = crawler.engine
-    assert engine is not None
-    offsite = next(
-        (mw for mw in engine.downloader.middleware.middlewares if isinstance(mw, OffsiteMiddleware)),
-        None,
-    )
-    if offsite is None:
-        return None
-    spider = crawler.spider
-    assert spider is not None
-
-    def rejects(request: Request) -> bool:
-        return not (request.dont_filter or request.meta.get("allow_offsite") or offsite.should_follow(request, spider))
-
-    return rejects
 
 
 def _priorities(settings: BaseSettings) -> dict[Any, int | None]:
