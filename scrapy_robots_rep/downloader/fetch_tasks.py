@@ -61,6 +61,9 @@ class Origins:
         self.cache = MemoryCache(settings.cache_max_origins)
         self._active: dict[str, OriginRobots] = {}
         self._pinned: OrderedDict[str, CacheRecord] = OrderedDict()
+        self._at_once: dict[str, float] = {}
+        """URL prefixes (``scheme://netloc``, as written) of origins that :meth:`decides_at_once`,
+        to when their record expires; emptied whenever a record is kept or a fetch task made."""
 
     def record(self, origin: str, released: bool = False) -> CacheRecord | None:
         """The record requests of ``origin`` are decided by; for a released request, also the
@@ -75,6 +78,17 @@ class Origins:
         state: what :meth:`route` says then is ``Route.DECIDE``, and it starts nothing."""
         record = self.cache.get(origin)
         return record is not None and now < record.expires_at and record.holds_rules and origin not in self._active
+
+    def prefix_decides_at_once(self, prefix: str, now: float) -> bool:
+        """:meth:`decides_at_once` for the origin of URLs starting with ``prefix``, if it was noted
+        (:meth:`note_at_once`) since the last change: one look-up, no parsing."""
+        return now < self._at_once.get(prefix, 0.0)
+
+    def note_at_once(self, prefix: str, origin: str) -> None:
+        """Note that URLs starting with ``prefix`` belong to ``origin``, which :meth:`decides_at_once`."""
+        record = self.cache.get(origin)
+        assert record is not None
+        self._at_once[prefix] = record.expires_at
 
     def route(self, origin: str, now: float, released: bool = False) -> tuple[Route, CacheRecord | None]:
         """Where a request of ``origin`` goes now, and the record it would be decided by."""
@@ -107,6 +121,7 @@ class Origins:
         active = self._active.get(origin)
         if active is None:
             active = self._active[origin] = OriginRobots(origin, self)
+            self._at_once.clear()
         return active
 
     def pin(self, origin: str, record: CacheRecord) -> None:
@@ -127,6 +142,7 @@ class Origins:
     def remember(self, origin: str, record: CacheRecord) -> None:
         evictions = self.cache.evictions
         self.cache.put(origin, record)
+        self._at_once.clear()
         if self.cache.evictions != evictions:
             self.outcomes.gauge("rep/cache/evictions", self.cache.evictions)
 

@@ -220,9 +220,19 @@ class RobotsMiddleware:
     def _parks(self, request: Request) -> bool:
         """Asked for every request the engine schedules, also those the dupefilter then drops: an
         origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
-        look-up; a request parked (True) is kept out of the scheduler."""
+        look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
+        url = request.url
+        end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)
+        prefix = url[:end] if end > 0 else ""
+        now = time.time()
+        if self.origins.prefix_decides_at_once(prefix, now):
+            return False
         origin = self._checked_origin(request)
-        if origin is None or self.origins.decides_at_once(origin, time.time()):
+        if origin is None:
+            return False
+        if self.origins.decides_at_once(origin, now):
+            if prefix:
+                self.origins.note_at_once(prefix, origin)
             return False
         return self._park_if_waiting(request, origin)
 
