@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 import pytest_twisted
 from scrapy import Request
+from scrapy import signals as scrapy_signals
 from scrapy import version_info as SCRAPY_VERSION
+from scrapy.crawler import Crawler
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.records import RecordMaker
@@ -57,6 +59,30 @@ async def test_spider_waits_for_the_retry_and_released_requests_obey_the_rules(s
     assert robots_hits[1].time - robots_hits[0].time >= 0.9  # backoff, while the spider stayed open
     assert site.paths() == ["/robots.txt", "/robots.txt", "/page"]
     assert result.stats["rep/requests/deferred"] == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_waiting_requests_are_held_before_the_scheduler_and_not_reported_dropped(sites: Sites) -> None:
+    """A request that waits for robots.txt is held instead of being enqueued: every page enters the
+    scheduler once (when released, or when its origin already had rules), and Scrapy's
+    ``request_dropped`` is sent for none of them."""
+    site = sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": Reply(body=PAGE) for index in range(5)})
+    dropped: list[str] = []
+
+    def watch(crawler: Crawler) -> None:
+        def on_dropped(request: Request, **_: object) -> None:
+            dropped.append(request.url)
+
+        crawler.signals.connect(on_dropped, signal=scrapy_signals.request_dropped, weak=False)
+
+    urls = [f"{site.url}/p{index}" for index in range(5)]
+    result = await crawl(urls, on_crawler=watch)
+
+    assert all(result.by_url()[url].response is not None for url in urls)
+    assert result.stat("rep/requests/deferred") >= 1
+    assert result.stat("scheduler/enqueued") == len(urls)
+    assert dropped == []
+    assert sorted(site.paths()) == ["/p0", "/p1", "/p2", "/p3", "/p4", "/robots.txt"]
 
 
 @pytest_twisted.ensureDeferred
