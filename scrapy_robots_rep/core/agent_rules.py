@@ -3,16 +3,17 @@
 This is what a per-origin cache holds: the chosen group(s), the crawl delay, the
 content signals and the sitemaps, not the whole file. The rules are held as the
 text of the group's lines and their line numbers. On the first decision they
-are read into a table (``rule_index.RuleTable``: one pass over the rules) that
-decides an origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often
-has its rules compiled (``rule_index.build_index``). Tables and compiled
-indexes are kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl
-decides for few origins at a time. When an origin's are dropped, its text is
-packed (``packing``: compressed when long) and read again on its next decision.
+are read into a table of verdicts (``rule_index.RuleTable``) that decides an
+origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often has its
+rules compiled (``rule_index.build_index``). Tables and compiled indexes are
+kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl decides for
+few origins at a time. When an origin's are dropped, its text is packed
+(``packing``: compressed when long) and read again on its next decision.
 
-``allowed`` and ``explain`` make one match (``_decide``): it gives the
-verdict and the entries the deciding rule is the first match of, so the rule
-``explain`` names is the one that gave the verdict.
+Once compiled, ``allowed`` and ``explain`` make one match (``_decide``): it
+gives the verdict and the entries the deciding rule is the first match of.
+Before, ``allowed`` takes the table's verdict and ``explain`` the first ranked
+entry that matches, the definition of the deciding rule.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from scrapy_robots_rep.core.rule_index import (
     Stage,
     build_index,
     first_match,
-    read_rules,
 )
 
 REASON_NO_MATCH = "no rule matched"
@@ -221,6 +221,12 @@ class AgentRules:
 
     def allowed(self, url: str) -> bool:
         """Whether ``url`` (absolute) may be fetched."""
+        if self._index is None and self._fixed is None:
+            # An origin's first decisions: the table's verdict, no entry.
+            table = self._early_table()
+            if table is not None:
+                path = self._path(url)
+                return table.allows(path) or (path[1:2] == "r" and self._robots_txt(path))
         return self._decide(url)[0]
 
     def explain(self, url: str, purposes: Iterable[str] = ()) -> Decision:
@@ -313,25 +319,30 @@ class AgentRules:
         return _ROBOTS_TXT if char == "r" and self._robots_txt(path) else stage
 
     def _decide_early(self, url: str) -> Stage:
-        """``_decide`` for an origin not compiled: its first ``EARLY_DECISIONS``
-        are made by its table of rules (``RuleTable``), then its index is compiled."""
-        table = self._table
+        """``_decide`` for an origin not compiled: the first of its ranked entries that matches."""
+        if self._fixed is not None:
+            return NO_MATCH if self._fixed else _DISALLOWED
+        table = self._early_table()
         if table is None:
-            if self._fixed is not None:
-                return NO_MATCH if self._fixed else _DISALLOWED
-            table = self._read()
-        asked = self._asked = self._asked + 1
-        if asked > EARLY_DECISIONS:
-            self._index = build_index(table.ranked())
-            self._table = None
             return self._decide(url)
         path = self._path(url)
-        entry = table.deciding(path)
+        entry = first_match(table.ranked(), path)
         if entry is None:
             return NO_MATCH
         if entry[1]:
             return (True, (entry,))
         return _ROBOTS_TXT if self._robots_txt(path) else (False, (entry,))
+
+    def _early_table(self) -> RuleTable | None:
+        """The table of the rules for one of the origin's first ``EARLY_DECISIONS``
+        decisions; None once they are made, its index then compiled."""
+        table = self._table or self._read()
+        asked = self._asked = self._asked + 1
+        if asked > EARLY_DECISIONS:
+            self._index = build_index(table.ranked())
+            self._table = None
+            return None
+        return table
 
     def _path(self, url: str) -> str:
         try:
@@ -348,7 +359,7 @@ class AgentRules:
 
     def _read(self) -> RuleTable:
         """The table of the source's rules, kept while the origin is active."""
-        table = self._table = self._mode.table(read_rules(unpack(self._source), self._mode.lenient))
+        table = self._table = self._mode.table(unpack(self._source), self._mode.lenient)
         self._asked = 0
         _ACTIVE.add(self)
         return table
