@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -71,17 +72,14 @@ class AgentRules:
 
     __slots__ = (
         "_asked",
+        "_extras",
         "_fixed",
         "_index",
-        "_licenses",
         "_mode",
         "_numbers",
-        "_reason",
-        "_signals",
         "_sitemaps",
         "_source",
         "_table",
-        "_usage",
         "crawl_delay",
         "group",
     )
@@ -112,12 +110,19 @@ class AgentRules:
         self.group = _GLOBAL_GROUP if group == _GLOBAL_GROUP else group
         self.crawl_delay = crawl_delay
         self._sitemaps = pack("\n".join(sitemaps))
-        self._signals = _signals(content_signal_lines, mode) if content_signal_lines else None
-        self._usage = ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None
-        self._licenses = licenses
         # The decision for every URL, when it does not depend on rules.
         self._fixed = fixed
-        self._reason = reason
+        # What few origins have: one slot for all of it, None for most.
+        self._extras = (
+            _Extras(
+                _signals(content_signal_lines, mode) if content_signal_lines else None,
+                ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None,
+                licenses,
+                reason,
+            )
+            if content_signal_lines or content_usage_lines or licenses or reason is not None
+            else None
+        )
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
@@ -165,16 +170,19 @@ class AgentRules:
     def content_signals(self) -> Mapping[str, bool]:
         """Purpose -> allowed, from the chosen groups' ``Content-Signal`` lines
         (a purpose any line says ``no`` to is False); empty when there are none."""
-        return _NO_SIGNALS if self._signals is None else self._signals[0]
+        signals = self._extras and self._extras.signals
+        return signals[0] if signals else _NO_SIGNALS
 
     def content_signal_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Signal`` lines the signals come from, in file order."""
-        return () if self._signals is None else self._signals[1]
+        signals = self._extras and self._extras.signals
+        return signals[1] if signals else ()
 
     @property
     def content_usage_rules(self) -> tuple[UsageRule, ...]:
         """The chosen groups' ``Content-Usage`` rules, in file order."""
-        return () if self._usage is None else self._usage.rules
+        usage = self._extras and self._extras.usage
+        return usage.rules if usage else ()
 
     def content_usage_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Usage`` lines the rules come from, in file order."""
@@ -183,20 +191,23 @@ class AgentRules:
     def content_usage(self, url: str) -> UsageAnswer | None:
         """What the ``Content-Usage`` rules say of ``url`` (the longest matching path's rules,
         combined); None when the chosen groups have no such rule."""
-        return None if self._usage is None else self._usage.answer(url)
+        usage = self._extras and self._extras.usage
+        return usage.answer(url) if usage else None
 
     def purposes_refusal(self, url: str, purposes: Iterable[str]) -> Decision | None:
         """The refusal of ``url`` before download when ``Content-Signal`` and ``Content-Usage``
         together say no to every declared purpose (names of either vocabulary); else None."""
+        if self._extras is None:
+            return None
         signals = self.content_signals
-        if not signals and self._usage is None:
+        if not signals and self._extras.usage is None:
             return None
         return purposes_refusal(signals, self.content_usage(url), purposes, self.group)
 
     @property
     def licenses(self) -> tuple[str, ...]:
         """The file's ``License:`` URLs (RSL), in order; exposed, never enforced."""
-        return self._licenses
+        return () if self._extras is None else self._extras.licenses
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
@@ -243,7 +254,7 @@ class AgentRules:
             raise TypeError(f"url must be a str, got {type(url).__name__}")
         stage = self._decide(url)
         if self._fixed is not None:
-            return Decision(stage[0], None, self.group, self._reason or "")
+            return Decision(stage[0], None, self.group, self._reason())
         if stage is _ROBOTS_TXT:
             return Decision(True, None, self.group, REASON_ROBOTS_TXT)
         entry = first_match(stage[1], self._path(url))
@@ -344,6 +355,10 @@ class AgentRules:
             return None
         return table
 
+    def _reason(self) -> str:
+        """Why every URL gets the fixed decision."""
+        return (self._extras.reason if self._extras else None) or ""
+
     def _path(self, url: str) -> str:
         try:
             match = plain_url_path(url)
@@ -401,7 +416,7 @@ class AgentRules:
                 content_usage_lines=self.content_usage_lines(),
                 licenses=self.licenses,
                 fixed=self._fixed,
-                reason=self._reason,
+                reason=self._extras.reason if self._extras else None,
             )
         )
 
@@ -421,6 +436,17 @@ class AgentRules:
             fixed=fields.fixed,
             reason=fields.reason,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Extras:
+    """The parts of an ``AgentRules`` that few origins have."""
+
+    signals: tuple[Mapping[str, bool], tuple[SourceLine, ...]] | None
+    usage: ContentUsageRules | None
+    licenses: tuple[str, ...]
+    reason: str | None
+    """Why every URL gets the fixed decision."""
 
 
 class _ActiveRules:
