@@ -225,15 +225,25 @@ class LongestMatch:
     The table keeps patterns by length, not entries: plain prefixes longest
     first, in tuples of ``CHUNK`` that one ``str.startswith`` tries at once, and
     the patterns with ``*`` or ``$`` compiled, longest first. One
-    ``str.startswith`` over the literal starts of all disallow patterns settles
-    the paths that none can match; for the others, the longest disallow pattern
+    ``str.startswith`` over the literal starts of the disallow patterns (and a
+    substring test per pattern whose literal start is ``/``) settles the paths
+    that none can match; for the others, the longest disallow pattern
     that matches is found chunk by chunk, then compared with the allow patterns
     at least as long. Building it reads the rule values with two regular
     expressions when the source is in plain form (``plain_values``), with
     ``read_rules`` otherwise. The entries (``ranked``) are made only when asked:
     to explain a decision, or to compile the origin's index."""
 
-    __slots__ = ("_allow", "_allow_wildcards", "_disallow", "_disallow_wildcards", "_ranked", "_source", "_starts")
+    __slots__ = (
+        "_allow",
+        "_allow_wildcards",
+        "_disallow",
+        "_disallow_wildcards",
+        "_lasts",
+        "_ranked",
+        "_source",
+        "_starts",
+    )
 
     def __init__(self, source: str, lenient: bool) -> None:
         self._source = source
@@ -253,12 +263,20 @@ class LongestMatch:
         allow_plain, self._allow_wildcards = _by_length(allow)
         self._disallow = _chunks(disallow_plain)
         self._allow = _chunks(allow_plain)
-        self._starts = (*disallow_plain, *(wildcard[2][1] for wildcard in self._disallow_wildcards))
+        # What a path that some disallow pattern matches starts with; or, for a pattern whose
+        # literal start is "/" (or shorter), holds.
+        wildcards = self._disallow_wildcards
+        self._starts = (*disallow_plain, *(wildcard[2][1] for wildcard in wildcards if len(wildcard[2][1]) > 1))
+        self._lasts = tuple(wildcard[1] for wildcard in wildcards if len(wildcard[2][1]) < 2)
 
     def allows(self, path: str) -> bool:
         """Whether ``path`` (normalised) is allowed: no rule matches, or the longest match allows."""
         if not path.startswith(self._starts):
-            return True
+            for last in self._lasts:
+                if last in path:
+                    break
+            else:
+                return True
         longest = -1
         for chunk in self._disallow:
             if path.startswith(chunk):
