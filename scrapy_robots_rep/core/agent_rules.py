@@ -3,22 +3,24 @@
 This is what a per-origin cache holds: the chosen group(s), the crawl delay, the
 content signals and the sitemaps, not the whole file. The rules are held as the
 text of the group's lines and their line numbers. On the first decision they
-are read into a table (``rule_index.RuleTable``: one pass over the rules) that
-decides an origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often
-has its rules compiled (``rule_index.build_index``). Tables and compiled
-indexes are kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl
-decides for few origins at a time. When an origin's are dropped, its text is
-packed (``packing``: compressed when long) and read again on its next decision.
+are read into a table of verdicts (``rule_index.RuleTable``) that decides an
+origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often has its
+rules compiled (``rule_index.build_index``). Tables and compiled indexes are
+kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl decides for
+few origins at a time. When an origin's are dropped, its text is packed
+(``packing``: compressed when long) and read again on its next decision.
 
-``allowed`` and ``explain`` make one match (``_decide``): it gives the
-verdict and the entries the deciding rule is the first match of, so the rule
-``explain`` names is the one that gave the verdict.
+Once compiled, ``allowed`` and ``explain`` make one match (``_decide``): it
+gives the verdict and the entries the deciding rule is the first match of.
+Before, ``allowed`` takes the table's verdict and ``explain`` the first ranked
+entry that matches, the definition of the deciding rule.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -39,7 +41,6 @@ from scrapy_robots_rep.core.rule_index import (
     Stage,
     build_index,
     first_match,
-    read_rules,
 )
 
 REASON_NO_MATCH = "no rule matched"
@@ -71,17 +72,14 @@ class AgentRules:
 
     __slots__ = (
         "_asked",
+        "_extras",
         "_fixed",
         "_index",
-        "_licenses",
         "_mode",
         "_numbers",
-        "_reason",
-        "_signals",
         "_sitemaps",
         "_source",
         "_table",
-        "_usage",
         "crawl_delay",
         "group",
     )
@@ -112,12 +110,19 @@ class AgentRules:
         self.group = _GLOBAL_GROUP if group == _GLOBAL_GROUP else group
         self.crawl_delay = crawl_delay
         self._sitemaps = pack("\n".join(sitemaps))
-        self._signals = _signals(content_signal_lines, mode) if content_signal_lines else None
-        self._usage = ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None
-        self._licenses = licenses
         # The decision for every URL, when it does not depend on rules.
         self._fixed = fixed
-        self._reason = reason
+        # What few origins have: one slot for all of it, None for most.
+        self._extras = (
+            _Extras(
+                _signals(content_signal_lines, mode) if content_signal_lines else None,
+                ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None,
+                licenses,
+                reason,
+            )
+            if content_signal_lines or content_usage_lines or licenses or reason is not None
+            else None
+        )
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
@@ -165,16 +170,19 @@ class AgentRules:
     def content_signals(self) -> Mapping[str, bool]:
         """Purpose -> allowed, from the chosen groups' ``Content-Signal`` lines
         (a purpose any line says ``no`` to is False); empty when there are none."""
-        return _NO_SIGNALS if self._signals is None else self._signals[0]
+        signals = self._extras and self._extras.signals
+        return signals[0] if signals else _NO_SIGNALS
 
     def content_signal_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Signal`` lines the signals come from, in file order."""
-        return () if self._signals is None else self._signals[1]
+        signals = self._extras and self._extras.signals
+        return signals[1] if signals else ()
 
     @property
     def content_usage_rules(self) -> tuple[UsageRule, ...]:
         """The chosen groups' ``Content-Usage`` rules, in file order."""
-        return () if self._usage is None else self._usage.rules
+        usage = self._extras and self._extras.usage
+        return usage.rules if usage else ()
 
     def content_usage_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Usage`` lines the rules come from, in file order."""
@@ -183,20 +191,23 @@ class AgentRules:
     def content_usage(self, url: str) -> UsageAnswer | None:
         """What the ``Content-Usage`` rules say of ``url`` (the longest matching path's rules,
         combined); None when the chosen groups have no such rule."""
-        return None if self._usage is None else self._usage.answer(url)
+        usage = self._extras and self._extras.usage
+        return usage.answer(url) if usage else None
 
     def purposes_refusal(self, url: str, purposes: Iterable[str]) -> Decision | None:
         """The refusal of ``url`` before download when ``Content-Signal`` and ``Content-Usage``
         together say no to every declared purpose (names of either vocabulary); else None."""
+        if self._extras is None:
+            return None
         signals = self.content_signals
-        if not signals and self._usage is None:
+        if not signals and self._extras.usage is None:
             return None
         return purposes_refusal(signals, self.content_usage(url), purposes, self.group)
 
     @property
     def licenses(self) -> tuple[str, ...]:
         """The file's ``License:`` URLs (RSL), in order; exposed, never enforced."""
-        return self._licenses
+        return () if self._extras is None else self._extras.licenses
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
@@ -221,6 +232,12 @@ class AgentRules:
 
     def allowed(self, url: str) -> bool:
         """Whether ``url`` (absolute) may be fetched."""
+        if self._index is None and self._fixed is None:
+            # An origin's first decisions: the table's verdict, no entry.
+            table = self._early_table()
+            if table is not None:
+                path = self._path(url)
+                return table.allows(path) or (path[1:2] == "r" and self._robots_txt(path))
         return self._decide(url)[0]
 
     def explain(self, url: str, purposes: Iterable[str] = ()) -> Decision:
@@ -237,7 +254,7 @@ class AgentRules:
             raise TypeError(f"url must be a str, got {type(url).__name__}")
         stage = self._decide(url)
         if self._fixed is not None:
-            return Decision(stage[0], None, self.group, self._reason or "")
+            return Decision(stage[0], None, self.group, self._reason())
         if stage is _ROBOTS_TXT:
             return Decision(True, None, self.group, REASON_ROBOTS_TXT)
         entry = first_match(stage[1], self._path(url))
@@ -313,25 +330,34 @@ class AgentRules:
         return _ROBOTS_TXT if char == "r" and self._robots_txt(path) else stage
 
     def _decide_early(self, url: str) -> Stage:
-        """``_decide`` for an origin not compiled: its first ``EARLY_DECISIONS``
-        are made by its table of rules (``RuleTable``), then its index is compiled."""
-        table = self._table
+        """``_decide`` for an origin not compiled: the first of its ranked entries that matches."""
+        if self._fixed is not None:
+            return NO_MATCH if self._fixed else _DISALLOWED
+        table = self._early_table()
         if table is None:
-            if self._fixed is not None:
-                return NO_MATCH if self._fixed else _DISALLOWED
-            table = self._read()
-        asked = self._asked = self._asked + 1
-        if asked > EARLY_DECISIONS:
-            self._index = build_index(table.ranked())
-            self._table = None
             return self._decide(url)
         path = self._path(url)
-        entry = table.deciding(path)
+        entry = first_match(table.ranked(), path)
         if entry is None:
             return NO_MATCH
         if entry[1]:
             return (True, (entry,))
         return _ROBOTS_TXT if self._robots_txt(path) else (False, (entry,))
+
+    def _early_table(self) -> RuleTable | None:
+        """The table of the rules for one of the origin's first ``EARLY_DECISIONS``
+        decisions; None once they are made, its index then compiled."""
+        table = self._table or self._read()
+        asked = self._asked = self._asked + 1
+        if asked > EARLY_DECISIONS:
+            self._index = build_index(table.ranked())
+            self._table = None
+            return None
+        return table
+
+    def _reason(self) -> str:
+        """Why every URL gets the fixed decision."""
+        return (self._extras.reason if self._extras else None) or ""
 
     def _path(self, url: str) -> str:
         try:
@@ -348,7 +374,7 @@ class AgentRules:
 
     def _read(self) -> RuleTable:
         """The table of the source's rules, kept while the origin is active."""
-        table = self._table = self._mode.table(read_rules(unpack(self._source), self._mode.lenient))
+        table = self._table = self._mode.table(unpack(self._source), self._mode.lenient)
         self._asked = 0
         _ACTIVE.add(self)
         return table
@@ -390,7 +416,7 @@ class AgentRules:
                 content_usage_lines=self.content_usage_lines(),
                 licenses=self.licenses,
                 fixed=self._fixed,
-                reason=self._reason,
+                reason=self._extras.reason if self._extras else None,
             )
         )
 
@@ -410,6 +436,17 @@ class AgentRules:
             fixed=fields.fixed,
             reason=fields.reason,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Extras:
+    """The parts of an ``AgentRules`` that few origins have."""
+
+    signals: tuple[Mapping[str, bool], tuple[SourceLine, ...]] | None
+    usage: ContentUsageRules | None
+    licenses: tuple[str, ...]
+    reason: str | None
+    """Why every URL gets the fixed decision."""
 
 
 class _ActiveRules:

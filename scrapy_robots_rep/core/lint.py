@@ -350,7 +350,7 @@ def _rule_warnings(group: Group, lines: list[str], mode: MatchingMode) -> Iterab
     members = [member for member in group.members if member[1] in RULE_FIELDS]
     rows = [(field == ALLOW, value, index) for index, (_, field, value) in enumerate(members)]
     ranked: list[Entry] = []
-    for compiled, allow, index, _ in mode.table(rows).ranked():
+    for compiled, allow, index, _ in mode.rank(rows):
         number, _, written = members[index]
         ranked.append((compiled, allow, number, lines[number - 1].strip(), written))
     entries = [entry for entry in ranked if _matches_some_path(entry[0])]

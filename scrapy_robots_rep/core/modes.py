@@ -16,7 +16,15 @@ from scrapy_robots_rep.core.agents import read_agent, robot_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
 from scrapy_robots_rep.core.lines import Directive
 from scrapy_robots_rep.core.paths import normalise_legacy, normalise_rfc9309, normalise_rfc9309_escapes
-from scrapy_robots_rep.core.rule_index import FirstMatch, LongestMatch, RuleRow, RuleTable
+from scrapy_robots_rep.core.rule_index import (
+    Entry,
+    FirstMatch,
+    LongestMatch,
+    RuleRow,
+    RuleTable,
+    rank_legacy,
+    rank_rfc9309,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +46,11 @@ class MatchingMode:
     """A URL's path and query as compared with patterns."""
     normalise_plain: Callable[[str], str]
     """``normalise`` of a path and query ``paths.plain_url_path`` matched (a shortcut)."""
-    table: Callable[[Iterable[RuleRow]], RuleTable]
-    """A group's rules as a table: its deciding entry for a path, and its entries in the order they are tried."""
+    rank: Callable[[Iterable[RuleRow]], list[Entry]]
+    """A group's rules as entries, in the order they are tried."""
+    table: Callable[[str, bool], RuleTable]
+    """A group's lines (read leniently or not) as a table: the verdict for a path,
+    and the entries in the order they are tried."""
     rule_reason: str
     """The reason of a decision made by a rule."""
     robots_txt_allowed: bool
@@ -71,6 +82,7 @@ RFC9309 = MatchingMode(
     agent_problem=_rfc9309_agent_problem,
     normalise=normalise_rfc9309,
     normalise_plain=normalise_rfc9309_escapes,
+    rank=rank_rfc9309,
     table=LongestMatch,
     rule_reason="longest match",
     robots_txt_allowed=True,
@@ -85,6 +97,7 @@ LEGACY = MatchingMode(
     agent_problem=_legacy_agent_problem,
     normalise=normalise_legacy,
     normalise_plain=normalise_legacy,
+    rank=rank_legacy,
     table=FirstMatch,
     rule_reason="first match",
     robots_txt_allowed=False,

@@ -5,9 +5,10 @@ Each rule becomes an entry. Entries have a rank, the order they are tried in
 (``rfc9309``: longest pattern first, allow first on a tie; ``legacy``: file
 order): a decision is the matching entry of lowest rank.
 
-A table (``RuleTable``, one per mode) is built in one pass over the rules and
-finds that entry directly (``LongestMatch`` looks a path's prefixes up by
-text). The compiled index costs more to build and less per decision.
+A table (``RuleTable``, one per mode) gives the verdict of that entry without
+ranking the entries (``LongestMatch`` compares the lengths of the patterns that
+match); it is cheap to build. The compiled index costs more to build and less
+per decision.
 
 To try few entries per URL, the index keeps the entries of a group of
 ``INDEXED_FROM`` or more in buckets by the second character of their literal
@@ -191,89 +192,126 @@ def read_rules(source: str, lenient: bool) -> list[RuleRow]:
     return rows
 
 
+def rank_rfc9309(rows: Iterable[RuleRow]) -> list[Entry]:
+    """``rfc9309`` entries in rank order: the longest (normalised) pattern first,
+    an allow one first on a tie, then file order. An allowed ``.../index.htm*``
+    also allows its directory (a second entry, from the same line)."""
+    kept = [row for row in rows if row[1]]
+    # One search over all patterns finds whether any needs normalising.
+    normalise = normalise_rfc9309 if needs_normalising("".join([row[1] for row in kept])) else None
+    keyed: list[tuple[RankKey, Entry]] = []
+    append = keyed.append
+    for allow, written, source in kept:
+        pattern = written if normalise is None else normalise(written)
+        size = len(pattern)
+        append(((-size, not allow, source), (compile_pattern(pattern), allow, source, size)))
+        directory = _index_directory(pattern) if allow else None
+        if directory is not None:
+            size = len(directory)
+            append(((-size, False, source), (compile_pattern(directory), allow, source, size)))
+    keyed.sort()
+    return [entry for _, entry in keyed]
+
+
+def rank_legacy(rows: Iterable[RuleRow]) -> list[Entry]:
+    """``legacy`` entries in rank order: file order, patterns normalised."""
+    return [(normalise_legacy(written), allow, source, 0) for allow, written, source in rows]
+
+
 class LongestMatch:
-    """``rfc9309`` rules as a table: the longest matching pattern decides, an
-    allow one on a tie.
+    """``rfc9309`` rules as a table of verdicts: the longest matching pattern
+    decides, an allow one on a tie.
 
-    Plain prefixes (most patterns) are kept by their text: the prefixes of a
-    URL path that could decide are its first characters, one per length a
-    prefix has, longest first, each looked up once. The other patterns (with
-    ``*`` or ``$``) are kept in rank order and tried in turn. Building the
-    table is one pass over the rules, so an origin's first decisions are made
-    without compiling its rules (``build_index``)."""
+    The table keeps patterns by length, not entries: plain prefixes longest
+    first, in tuples of ``CHUNK`` that one ``str.startswith`` tries at once, and
+    the patterns with ``*`` or ``$`` compiled, longest first. One
+    ``str.startswith`` over the literal starts of the disallow patterns (and a
+    substring test per pattern whose literal start is ``/``) settles the paths
+    that none can match; for the others, the longest disallow pattern
+    that matches is found chunk by chunk, then compared with the allow patterns
+    at least as long. Building it reads the rule values with two regular
+    expressions when the source is in plain form (``plain_values``), with
+    ``read_rules`` otherwise. The entries (``ranked``) are made only when asked:
+    to explain a decision, or to compile the origin's index."""
 
-    __slots__ = ("_lengths", "_others", "_prefixes", "_repeated")
+    __slots__ = (
+        "_allow",
+        "_allow_wildcards",
+        "_disallow",
+        "_disallow_wildcards",
+        "_lasts",
+        "_ranked",
+        "_source",
+        "_starts",
+    )
 
-    def __init__(self, rules: Iterable[RuleRow]) -> None:
-        rows = [row for row in rules if row[1]]
-        # One search over all patterns finds whether any needs normalising.
-        normalise = normalise_rfc9309 if needs_normalising("".join([row[1] for row in rows])) else None
-        prefixes: dict[str, Entry] = {}
-        others: list[tuple[RankKey, Entry]] = []
-        # Prefixes equal to one that decides before them: they never decide.
-        repeated: list[Entry] = []
-        kept = prefixes.get
-        for allow, written, source in rows:
-            pattern = written if normalise is None else normalise(written)
-            if "*" in pattern or pattern[-1] == "$":
-                others.append(
-                    ((-len(pattern), not allow, source), (compile_pattern(pattern), allow, source, len(pattern)))
-                )
-            else:
-                # Of equal prefixes, the first allow one decides, else the first one.
-                entry = (pattern, allow, source, len(pattern))
-                same = kept(pattern)
-                if same is None:
-                    prefixes[pattern] = entry
-                elif allow and not same[1]:
-                    prefixes[pattern] = entry
-                    repeated.append(same)
-                else:
-                    repeated.append(entry)
-            if allow and "/index.htm" in pattern:
-                # An allowed ``.../index.htm*`` also allows its directory.
-                slash_at = pattern.rfind("/")
-                if pattern.startswith("/index.htm", slash_at):
-                    directory = pattern[: slash_at + 1] + "$"
-                    others.append(
-                        ((-len(directory), False, source), (compile_pattern(directory), allow, source, len(directory)))
-                    )
-        others.sort()
-        self._prefixes = prefixes
-        self._lengths = tuple(sorted(set(map(len, prefixes)), reverse=True))
-        self._others = others
-        self._repeated = repeated
+    def __init__(self, source: str, lenient: bool) -> None:
+        self._source = source
+        self._ranked: list[Entry] | None = None
+        values = plain_values(source)
+        if values is None:
+            rows = read_rules(source, lenient)
+            values = [value for allow, value, _ in rows if not allow], [value for allow, value, _ in rows if allow]
+        disallow, allow = values
+        # Whitespace (to strip) and characters to escape are what normalising finds.
+        if needs_normalising("".join(disallow) + "".join(allow)):
+            disallow = [normalise_rfc9309(value.strip()) for value in disallow]
+            allow = [normalise_rfc9309(value.strip()) for value in allow]
+        if "/index.htm" in "".join(allow):
+            allow += [directory for directory in map(_index_directory, allow) if directory is not None]
+        disallow_plain, self._disallow_wildcards = _by_length(disallow)
+        allow_plain, self._allow_wildcards = _by_length(allow)
+        self._disallow = _chunks(disallow_plain)
+        self._allow = _chunks(allow_plain)
+        # What a path that some disallow pattern matches starts with; or, for a pattern whose
+        # literal start is "/" (or shorter), holds.
+        wildcards = self._disallow_wildcards
+        self._starts = (*disallow_plain, *(wildcard[2][1] for wildcard in wildcards if len(wildcard[2][1]) > 1))
+        self._lasts = tuple(wildcard[1] for wildcard in wildcards if len(wildcard[2][1]) < 2)
 
-    def deciding(self, path: str) -> Entry | None:
-        """The entry that decides ``path`` (normalised), or None when none matches."""
-        found = None
-        size = len(path)
-        prefixes = self._prefixes
-        for length in self._lengths:
-            if length <= size:
-                found = prefixes.get(path[:length])
-                if found is not None:
+    def allows(self, path: str) -> bool:
+        """Whether ``path`` (normalised) is allowed: no rule matches, or the longest match allows."""
+        if not path.startswith(self._starts):
+            for last in self._lasts:
+                if last in path:
                     break
-        if not self._others:
-            return found
-        rank = (-found[3], not found[1], found[2]) if found is not None else None
-        for key, entry in self._others:
-            if rank is not None and key > rank:
+            else:
+                return True
+        longest = -1
+        for chunk in self._disallow:
+            if path.startswith(chunk):
+                for pattern in chunk:
+                    if path.startswith(pattern):
+                        longest = len(pattern)
+                        break
                 break
-            pattern = entry[0]
-            if isinstance(pattern, str):
-                if path.startswith(pattern):
-                    return entry
-            elif pattern[-1] in path and matches_wildcards(pattern, path):
-                return entry
-        return found
+        for size, last, compiled in self._disallow_wildcards:
+            if size <= longest:
+                break
+            if last in path and matches_wildcards(compiled, path):
+                longest = size
+                break
+        if longest < 0:
+            return True
+        for chunk in self._allow:
+            if len(chunk[0]) < longest:
+                break
+            if path.startswith(chunk):
+                for pattern in chunk:
+                    if len(pattern) >= longest and path.startswith(pattern):
+                        return True
+        for size, last, compiled in self._allow_wildcards:
+            if size < longest:
+                break
+            if last in path and matches_wildcards(compiled, path):
+                return True
+        return False
 
     def ranked(self) -> list[Entry]:
         """Every entry, in rank order."""
-        ranked = [((-entry[3], not entry[1], entry[2]), entry) for entry in (*self._prefixes.values(), *self._repeated)]
-        ranked += self._others
-        ranked.sort()
-        return [entry for _, entry in ranked]
+        if self._ranked is None:
+            self._ranked = rank_rfc9309(read_rules(self._source, True))
+        return self._ranked
 
 
 class FirstMatch:
@@ -286,14 +324,11 @@ class FirstMatch:
 
     __slots__ = ("_entries", "_lengths", "_prefixes")
 
-    def __init__(self, rules: Iterable[RuleRow]) -> None:
-        entries: list[Entry] = []
-        prefixes: dict[str, Entry] = {}
-        for allow, written, source in rules:
-            pattern = normalise_legacy(written)
-            entry = (pattern, allow, source, 0)
-            entries.append(entry)
-            prefixes.setdefault(pattern, entry)
+    def __init__(self, source: str, lenient: bool) -> None:
+        entries = rank_legacy(read_rules(source, lenient))
+        prefixes: dict[CompiledPattern, Entry] = {}
+        for entry in entries:
+            prefixes.setdefault(entry[0], entry)
         self._entries = entries
         self._prefixes = prefixes
         self._lengths = tuple(sorted(set(map(len, prefixes))))
@@ -311,13 +346,97 @@ class FirstMatch:
                 found = entry
         return found
 
+    def allows(self, path: str) -> bool:
+        """Whether ``path`` (normalised) is allowed: no rule matches, or the first that matches allows."""
+        entry = self.deciding(path)
+        return entry is None or entry[1]
+
     def ranked(self) -> list[Entry]:
         """Every entry, in rank order (file order)."""
         return self._entries
 
 
 RuleTable = LongestMatch | FirstMatch
-"""A group's rules as a mode reads them: the first decisions, and the ranked entries."""
+"""A group's rules as a mode reads them: the verdicts of the first decisions, and the ranked entries."""
+
+# The values of rule lines in plain form: "Disallow:" or "disallow:", and (in "\n" + the
+# source) "Allow:" or "allow:" at the start of a line. Each starts with a literal, which the
+# regular expression engine searches for at C speed.
+_DISALLOW_VALUES = re.compile(r"isallow:[ \t]*([^#\n]*)").findall
+_ALLOW_VALUES = re.compile(r"\n[Aa]llow:[ \t]*([^#\n]*)").findall
+
+
+def plain_values(source: str) -> tuple[list[str], list[str]] | None:
+    """The disallow and allow values of ``source`` (a group's lines) when it is in
+    plain form, else None; a value may end with whitespace, to be stripped.
+
+    Plain form: every rule line starts with ``Disallow:``, ``disallow:``,
+    ``Allow:`` or ``allow:`` (no space before), and no other line holds
+    ``allow``, nor ``low`` or ``allaw`` (the misspellings lenient reading
+    accepts: ``disalow``, ``diasllow``, ``disallaw``...). Then these lines are
+    the ones ``parse_line`` reads as rules, and the values are theirs."""
+    low = source.lower()
+    fields = low.count("allow")
+    disallow = _DISALLOW_VALUES(source)
+    allow = _ALLOW_VALUES("\n" + source)
+    if (
+        len(disallow) + len(allow) != fields
+        or len(disallow) != low.count("\ndisallow:") + low.startswith("disallow:")
+        or low.count("low") != fields
+        or "allaw" in low
+    ):
+        return None
+    return disallow, allow
+
+
+SizedWildcard = tuple[int, str, WildcardPattern]
+"""A pattern with ``*`` or ``$``: its length (which ranks it), the last
+segment a matching path holds (a cheaper test than the match), compiled."""
+
+
+def _by_length(patterns: list[str]) -> tuple[list[str], list[SizedWildcard]]:
+    """Non-empty normalised ``patterns``, longest first: the plain prefixes (once
+    each), and the patterns with ``*`` or ``$``.
+
+    A pattern that ends with ``*`` and has no other wildcard compiles to a plain
+    prefix but ranks by its whole length: it is kept with the wildcards."""
+    if "*" not in "".join(patterns) and "$" not in "".join(patterns):
+        plain = [pattern for pattern in set(patterns) if pattern]
+        plain.sort(key=len, reverse=True)
+        return plain, []
+    plain = []
+    wildcards: list[SizedWildcard] = []
+    for pattern in set(patterns):
+        if "*" in pattern or pattern.endswith("$"):
+            compiled = compile_pattern(pattern)
+            wildcard = (False, compiled) if isinstance(compiled, str) else compiled
+            wildcards.append((len(pattern), wildcard[-1], wildcard))
+        elif pattern:
+            plain.append(pattern)
+    plain.sort(key=len, reverse=True)
+    wildcards.sort(key=_size, reverse=True)
+    return plain, wildcards
+
+
+def _size(wildcard: SizedWildcard) -> int:
+    return wildcard[0]
+
+
+CHUNK = 8
+"""Plain prefixes a table tries in one ``str.startswith``."""
+
+
+def _chunks(plain: list[str]) -> tuple[tuple[str, ...], ...]:
+    """``plain`` in tuples of ``CHUNK``, in order."""
+    return tuple(tuple(plain[start : start + CHUNK]) for start in range(0, len(plain), CHUNK))
+
+
+def _index_directory(pattern: str) -> str | None:
+    """The directory an allowed ``.../index.htm*`` pattern also allows, as a pattern (``.../$``)."""
+    if "/index.htm" not in pattern:
+        return None
+    slash_at = pattern.rfind("/")
+    return pattern[: slash_at + 1] + "$" if pattern.startswith("/index.htm", slash_at) else None
 
 
 def _literal_start(compiled: CompiledPattern) -> str:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt
 from scrapy_robots_rep.core.agent_rules import EARLY_DECISIONS
 from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, read_directives
-from scrapy_robots_rep.core.rule_index import first_match, read_rules
+from scrapy_robots_rep.core.rule_index import first_match, plain_values, read_rules
 from tests.corpus import corpus_dir
 from tests.hardening.strategies import (
     HOST,
@@ -79,17 +79,47 @@ def rule_rows(atoms: tuple[str, ...]) -> st.SearchStrategy[list[tuple[bool, str,
     )
 
 
+# Lines that take a source out of plain form (``rule_index.plain_values``): its rules are then read line by line.
+UNPLAIN_LINES = ("# allow: /x", "  Disallow: /indented", "DISALLOW: /q", "Disalow: /s", "Crawl-delay: 1 # slow")
+
+
 @settings(max_examples=600, deadline=None, database=None)
-@given(st.data(), st.sampled_from(tuple(MATCHING_MODES)))
-def test_a_table_decides_by_the_first_ranked_match(data: st.DataObject, matching: str) -> None:
+@given(st.data(), st.sampled_from(tuple(MATCHING_MODES)), st.lists(st.sampled_from(UNPLAIN_LINES), max_size=1))
+def test_a_table_decides_by_the_first_ranked_match(data: st.DataObject, matching: str, unplain: list[str]) -> None:
     mode = MATCHING_MODES[matching]
     atoms = (
         (RFC9309_PATH_ATOMS, RFC9309_PATH_ATOMS) if matching == "rfc9309" else (LEGACY_PATTERN_ATOMS, LEGACY_PATH_ATOMS)
     )
-    table = mode.table(data.draw(rule_rows(atoms[0])))
+    lines = [f"{'Allow' if allow else 'Disallow'}: {value}" for allow, value, _ in data.draw(rule_rows(atoms[0]))]
+    source = "\n".join(lines[: len(lines) // 2] + unplain + lines[len(lines) // 2 :])
+    table = mode.table(source, mode.lenient)
+    ranked = mode.rank(read_rules(source, mode.lenient))
+    assert table.ranked() == ranked
     for path in data.draw(st.lists(paths(atoms[1]), min_size=1, max_size=5)):
         normalised = mode.normalise(path)
-        assert table.deciding(normalised) == first_match(table.ranked(), normalised)
+        entry = first_match(ranked, normalised)
+        assert table.allows(normalised) is (entry is None or entry[1])
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(st.lists(st.sampled_from(LINES), max_size=30))
+def test_plain_form_values_are_the_values_of_every_rule_line(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    values = plain_values(text)
+    if values is not None:
+        rows = rows_of_every_line(text, lenient=True)
+        disallow, allow = values
+        assert [value.strip() for value in disallow] == [value for allow, value, _ in rows if not allow]
+        assert [value.strip() for value in allow] == [value for allow, value, _ in rows if allow]
+
+
+def test_plain_form_is_the_usual_spelling_of_rule_lines() -> None:
+    assert plain_values("Disallow: /a\nallow: /b # note\ndisallow:/c\nAllow:\nCrawl-delay: 2") == (
+        ["/a", "/c"],
+        ["/b ", ""],
+    )
+    for unplain in UNPLAIN_LINES:
+        assert plain_values(f"Disallow: /a\n{unplain}") is None, unplain
 
 
 def compiled(rules: AgentRules) -> AgentRules:
