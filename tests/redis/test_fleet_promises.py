@@ -52,8 +52,10 @@ def pages(site: Site) -> list[Hit]:
 def test_crawl_delay_holds_across_the_fleet(sites: Sites, start_worker, queue_server) -> None:
     site = sites.start({"/robots.txt": text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY:g}\n")})
     paths = [f"/p{number}" for number in range(9)]
+    workers = [start_worker(f"w{number}", concurrency=2, idle=10) for number in range(3)]
+    # All run before the pages arrive, so that they share them (a loaded machine may start one late).
+    wait_until(lambda: all("Spider opened" in worker.log() for worker in workers), 60, "the workers run")
     push(queue_server, [site.url + path for path in paths])
-    workers = [start_worker(f"w{number}", concurrency=2) for number in range(3)]
     stats = [worker.finish() for worker in workers]
 
     hits = pages(site)
