@@ -52,6 +52,23 @@ def test_bench_core_smoke_run_uses_the_shipped_sample(clone: Path) -> None:
     assert "core (rfc9309)" in report and "core (legacy)" in report, report
 
 
+def test_bench_stages_smoke_run_times_every_stage_of_an_origins_path(clone: Path) -> None:
+    report = run(clone, "bench_stages.py")
+
+    assert re.search(r"^150 origins of .*tests/data/corpus", report, re.MULTILINE), report
+    stages = dict(re.findall(r"^  (\S[^\d]*?)\s+([\d.]+)$", report, re.MULTILINE))
+    for stage in (
+        "parse",
+        "for_agent",
+        "first decision",
+        "decision by the table",
+        "compile",
+        "decision compiled",
+        "pack",
+    ):
+        assert float(stages[stage]) > 0, report
+
+
 def test_bench_crawl_smoke_run_reports_cpu_per_page_and_fetches_robots_txt_once_per_origin(clone: Path) -> None:
     report = run(clone, "bench_crawl.py")
 

@@ -52,8 +52,10 @@ def pages(site: Site) -> list[Hit]:
 def test_crawl_delay_holds_across_the_fleet(sites: Sites, start_worker, queue_server) -> None:
     site = sites.start({"/robots.txt": text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY:g}\n")})
     paths = [f"/p{number}" for number in range(9)]
+    workers = [start_worker(f"w{number}", concurrency=2, idle=10) for number in range(3)]
+    # All run before the pages arrive, so that they share them (a loaded machine may start one late).
+    wait_until(lambda: all("Spider opened" in worker.log() for worker in workers), 60, "the workers run")
     push(queue_server, [site.url + path for path in paths])
-    workers = [start_worker(f"w{number}", concurrency=2) for number in range(3)]
     stats = [worker.finish() for worker in workers]
 
     hits = pages(site)
@@ -79,7 +81,16 @@ def test_a_burst_of_new_origins_is_fetched_once_for_the_whole_fleet(many_origins
     logs = [worker.log() for worker in workers]
     assert not any("is unavailable" in log for log in logs), "a burst is no outage"
     assert sum(s.get("rep/redis/errors", 0) for s in stats) == 0
-    assert all(s.get("rep/cache/shared_hits", 0) for s in stats), "both workers met origins the other fetched"
+    # How scrapy-redis spreads the pages is its own (on a loaded machine one worker may take most):
+    # each origin a worker crawled without fetching its robots.txt, it obtained from Redis.
+    for worker, worker_stats in zip(workers, stats, strict=True):
+        borrowed = [
+            origin
+            for origin in origins
+            if worker.name in {worker_of(hit) for hit in pages(origin)}
+            and worker.name not in {worker_of(hit) for hit in origin.hits("/robots.txt")}
+        ]
+        assert worker_stats.get("rep/cache/shared_hits", 0) >= len(borrowed), (worker.name, len(borrowed))
 
 
 @pytest.mark.parametrize("redis_returns", ["while the worker runs", "while the worker closes"])
