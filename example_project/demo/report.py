@@ -93,7 +93,7 @@ class CrawlReport:
 
     def audit_lines(self, directory: str) -> str:
         """Where the audit trail (``REP_AUDIT_DIR``) is, and how to ask it about a URL the crawl decided."""
-        dropped = [url for report in self.origins.values() for url, _ in report.disallowed]
+        dropped = sorted(url for report in self.origins.values() for url, _ in report.disallowed)
         example = dropped[0] if dropped else "URL"
         return (
             f"audit trail: {directory}/ (REP_AUDIT_DIR): each robots.txt as received, each fetch, decision and page\n"
@@ -176,11 +176,17 @@ def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport, purp
         lines.extend(f"  usage:      line {rule.line}: {rule.text.strip()}" for rule in rules.content_usage_rules)
         lines.extend(f"  license:    {license_url} (RSL, not enforced)" for license_url in rules.licenses)
     lines.append("  requests:   " + _counts(report.allowed, len(report.disallowed), report.deferred, report.dropped))
-    for url, decision in report.disallowed:
+    # By rule, then URL: the order requests were decided in varies from run to run.
+    for url, decision in sorted(report.disallowed, key=_by_rule):
         rule = decision.rule
         why = f"line {rule.line}: {rule.text}" if rule is not None else decision.reason
         lines.append(f"    disallowed {url}  <- {why}")
     return lines
+
+
+def _by_rule(disallowed: tuple[str, Decision]) -> tuple[int, str]:
+    url, decision = disallowed
+    return (decision.rule.line if decision.rule is not None else 0), url
 
 
 def _counts(allowed: int, disallowed: int, deferred: int, dropped: int) -> str:
