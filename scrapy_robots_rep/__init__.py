@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.audit import AuditDirectory
     from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
+    from scrapy_robots_rep.downloader.signing import SigningMiddleware
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
     from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
@@ -54,6 +55,7 @@ __all__ = [
     "Rule",
     "RulesChange",
     "SharedStore",
+    "SigningMiddleware",
 ]
 
 _LAZY_NAMES = {
@@ -70,6 +72,7 @@ _LAZY_NAMES = {
     "RobotsSitemapSpider": "scrapy_robots_rep.spiders",
     "RobotsUnreachable": "scrapy_robots_rep.exceptions",
     "SharedStore": "scrapy_robots_rep.stores",
+    "SigningMiddleware": "scrapy_robots_rep.downloader.signing",
 }
 
 

@@ -3,8 +3,9 @@
 It enables the robots middleware at priority 100 (unless the project placed it itself), keeps
 Scrapy's own robots.txt middleware from running, also when the project keeps the
 ``ROBOTSTXT_OBEY = True`` that ``scrapy startproject`` writes, enables the page-level spider
-middleware, and wraps the HTTP cache policy so that ``noarchive`` pages are never stored
-(``docs/behaviour.md`` §7, §10).
+middleware, wraps the HTTP cache policy so that ``noarchive`` pages are never stored, and places
+the request-signing middleware, which stays off unless ``REP_SIGNING_KEY`` is set
+(``docs/behaviour.md`` §7, §10, §16).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 
 from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
 from scrapy_robots_rep.downloader.scrapy_compat import require_scrapy
+from scrapy_robots_rep.downloader.signing import SIGNING_PRIORITY, SigningMiddleware
 from scrapy_robots_rep.page.cache_policy import wrap_cache_policy
 from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
 
@@ -37,6 +39,7 @@ class Addon:
         settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", RobotsMiddleware, MIDDLEWARE_PRIORITY)
         _disable_scrapy_robots_middleware(settings)
         settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES", PageDirectivesMiddleware, PAGE_PRIORITY)
+        settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", SigningMiddleware, SIGNING_PRIORITY)
         if settings.getbool("HTTPCACHE_ENABLED"):
             wrap_cache_policy(settings)
 

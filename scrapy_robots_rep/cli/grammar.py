@@ -18,6 +18,7 @@ from scrapy.settings import BaseSettings
 
 from scrapy_robots_rep.cli.audit import AUDIT_DESCRIPTION, add_audit_arguments, run_audit
 from scrapy_robots_rep.cli.check_command import CHECK_DESCRIPTION, add_check_arguments, run_check
+from scrapy_robots_rep.cli.keys import KEYS_DESCRIPTION, add_keys_arguments, run_keys
 
 if TYPE_CHECKING:
     from scrapy.crawler import CrawlerProcessBase
@@ -65,6 +66,13 @@ COMMANDS: tuple[Command, ...] = (
         AUDIT_DESCRIPTION,
         add_audit_arguments,
         run_audit,
+    ),
+    Command(
+        "keys",
+        "make a Web Bot Auth signing key (REP_SIGNING_KEY) and the key directory to publish",
+        KEYS_DESCRIPTION,
+        add_keys_arguments,
+        run_keys,
     ),
 )
 """Every subcommand, in the order ``--help`` lists them."""

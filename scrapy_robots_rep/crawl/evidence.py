@@ -32,6 +32,7 @@ from scrapy_robots_rep.crawl.outcomes import (
     RequestOutcome,
 )
 from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.signing.signature import keyid_of
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -79,6 +80,7 @@ class Evidence(OutcomeSink):
             if settings.audit_dir is not None
             else None
         )
+        self._keyid = signing_keyid(settings)
         self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
         self._fetch_times: dict[float, str] = {}
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
@@ -148,6 +150,7 @@ class Evidence(OutcomeSink):
                 "lifetime": round(record.expires_at - record.fetched_at, 3),
                 "lifetime_source": record.lifetime_source.value if record.lifetime_source is not None else None,
                 "redirects": [exchange.url for exchange in result.exchanges[1:]],
+                "keyid": sent_keyid(result.exchanges[0].request_headers) if result.exchanges else None,
                 "error": conclusion.reason if failed else None,
                 "reason": conclusion.reason,
                 "changed": change.to_dict() if change is not None else None,
@@ -170,6 +173,7 @@ class Evidence(OutcomeSink):
             "group": list(decision.group) if decision is not None else None,
             "rule": {"line": rule.line, "text": rule.text} if rule is not None else None,
             "reason": decision.reason if decision is not None else kind.replace("_", " "),
+            "keyid": self._keyid if kind in _GOES_ON else None,
         }
         if self.trail is not None:
             self.trail.decision(line)
@@ -237,6 +241,29 @@ _NOTHING_SAID: dict[str, Any] = {
     "sources": [],
 }
 """What a page without directives or site signals says (most pages): one shared, read-only mapping."""
+
+
+def signing_keyid(settings: RepSettings) -> str | None:
+    """The ``keyid`` requests are signed with (``REP_SIGNING_KEY``), None when signing is off or the
+    key cannot be used (the signing middleware then stops the crawl with the reason)."""
+    if settings.signing_key is None:
+        return None
+    try:
+        from scrapy_robots_rep.signing.keys import KeyFileError, load_signing_key
+    except ImportError:
+        return None
+    try:
+        return load_signing_key(settings.signing_key).keyid
+    except KeyFileError:
+        return None
+
+
+def sent_keyid(headers: tuple[tuple[str, str], ...]) -> str | None:
+    """The ``keyid`` of the ``Signature-Input`` a request was sent with, None when it was not signed."""
+    for name, value in headers:
+        if name.lower() == "signature-input":
+            return keyid_of(value)
+    return None
 
 
 def _page_data(page: PageDirectives) -> dict[str, Any]:

@@ -386,6 +386,25 @@ SETTINGS: tuple[Setting, ...] = (
         "add each page's provenance to every item its callback yields, in this field",
         "11",
     ),
+    Setting(
+        "REP_SIGNING_KEY",
+        "signing_key",
+        None,
+        _optional_path,
+        "none (requests not signed)",
+        "sign every request (Web Bot Auth) with this Ed25519 private key, a PEM or JWK file "
+        "(needs the `[signing]` extra and `REP_SIGNATURE_AGENT`)",
+        "16",
+    ),
+    Setting(
+        "REP_SIGNATURE_AGENT",
+        "signature_agent",
+        None,
+        _optional_text,
+        "none",
+        "the https URL where the key directory is published, sent as `Signature-Agent`",
+        "16",
+    ),
 )
 """Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
 
@@ -436,6 +455,8 @@ class RepSettings:
     audit_compress: bool
     audit_warc: bool
     provenance_field: str | None
+    signing_key: str | None
+    signature_agent: str | None
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> RepSettings:
@@ -449,6 +470,11 @@ class RepSettings:
             )
         if result.audit_warc and result.audit_dir is None:
             raise SettingsError("REP_AUDIT_WARC = True needs REP_AUDIT_DIR: the directory the WARC file is written to")
+        if (result.signing_key is None) != (result.signature_agent is None):
+            raise SettingsError(
+                "REP_SIGNING_KEY and REP_SIGNATURE_AGENT go together: the key signs, the URL says where its "
+                "public key is published"
+            )
         return result
 
 

@@ -1,0 +1,79 @@
+"""``SigningMiddleware``: every request the crawl sends signed for Web Bot Auth (``docs/behaviour.md`` §16).
+
+Wiring only: the signature itself is :class:`~scrapy_robots_rep.signing.signature.RequestSigner`'s.
+It sits at priority 950, after every Scrapy component that sets a header and after
+``HttpCacheMiddleware`` (900): a request the cache answers is never sent and never signed, and the
+one sent carries its final headers. A retry or a redirect comes back through the scheduler as a new
+request and is signed again, for its own authority, when it is sent. Off (``NotConfigured``)
+unless ``REP_SIGNING_KEY`` is set.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.httpobj import urlparse_cached
+
+from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.downloader.startup import start_up_errors
+from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.signing.signature import RequestSigner, authority
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger("scrapy_robots_rep")
+
+SIGNING_PRIORITY = 950
+"""After ``HttpCacheMiddleware`` (900) and every Scrapy middleware that sets a header."""
+SIGNED_KEYID = "rep_signed_keyid"
+"""Meta key: the ``keyid`` the request was last signed with."""
+
+
+def request_signer(signing_key: str, signature_agent: str) -> RequestSigner:
+    """The signer the two settings describe; a :class:`SettingsError` naming the setting otherwise."""
+    try:
+        from scrapy_robots_rep.signing.keys import KeyFileError, load_signing_key
+    except ImportError as error:
+        raise SettingsError(
+            f"REP_SIGNING_KEY needs the cryptography package ({error}): pip install 'scrapy-robots-rep[signing]'"
+        ) from None
+    try:
+        key = load_signing_key(signing_key)
+    except KeyFileError as error:
+        raise SettingsError(f"REP_SIGNING_KEY {signing_key!r} is not an Ed25519 private key: {error}") from None
+    try:
+        return RequestSigner(key, signature_agent)
+    except ValueError as error:
+        raise SettingsError(f"REP_SIGNATURE_AGENT: {error}") from None
+
+
+class SigningMiddleware:
+    """Adds ``Signature-Agent``, ``Signature-Input`` and ``Signature`` to each request as it is sent."""
+
+    def __init__(self, signer: RequestSigner) -> None:
+        self._signer = signer
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SigningMiddleware:
+        with start_up_errors():
+            settings = rep_settings(crawler.settings)
+            if settings.signing_key is None or settings.signature_agent is None:
+                raise NotConfigured("REP_SIGNING_KEY is not set")
+            signer = request_signer(settings.signing_key, settings.signature_agent)
+        logger.info(
+            "Signing every request (Web Bot Auth) with keyid %(keyid)s, Signature-Agent: %(agent)s",
+            {"keyid": signer.keyid, "agent": signer.signature_agent},
+        )
+        return cls(signer)
+
+    def process_request(self, request: Request, spider: Spider | None = None) -> None:
+        url = urlparse_cached(request)
+        sent_to = authority(url.scheme, url.hostname or "", url.port)
+        for name, value in self._signer.headers(request.method, sent_to, url.path or "/", time.time()).items():
+            request.headers[name] = value
+        request.meta[SIGNED_KEYID] = self._signer.keyid
