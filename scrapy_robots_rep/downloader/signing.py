@@ -69,6 +69,12 @@ class SigningMiddleware:
             "Signing every request (Web Bot Auth) with keyid %(keyid)s, Signature-Agent: %(agent)s",
             {"keyid": signer.keyid, "agent": signer.signature_agent},
         )
+        if not settings.signature_agent.startswith("https://"):
+            logger.warning(
+                "REP_SIGNATURE_AGENT %r is not an https URL: verifiers following the draft ignore it "
+                "(fine for a local test)",
+                settings.signature_agent,
+            )
         return cls(signer)
 
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
