@@ -4,16 +4,20 @@ Wiring only: the signature itself is :class:`~scrapy_robots_rep.signing.signatur
 It sits at priority 950, after every Scrapy component that sets a header and after
 ``HttpCacheMiddleware`` (900): a request the cache answers is never sent and never signed, and the
 one sent carries its final headers. A retry or a redirect comes back through the scheduler as a new
-request and is signed again, for its own authority, when it is sent. Off (``NotConfigured``)
-unless ``REP_SIGNING_KEY`` is set.
+request and is signed again, for its own authority. A request can still wait in its download
+slot's queue after the middlewares (Crawl-delay, a busy slot): one that reaches the download
+handler more than :data:`RESIGN_AFTER` seconds after it was signed is signed again there, so no
+signature is sent close to or past its ``expires``. Off (``NotConfigured``) unless
+``REP_SIGNING_KEY`` is set.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from scrapy import signals as scrapy_signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
@@ -32,6 +36,10 @@ SIGNING_PRIORITY = 950
 """After ``HttpCacheMiddleware`` (900) and every Scrapy middleware that sets a header."""
 SIGNED_KEYID = "rep_signed_keyid"
 """Meta key: the ``keyid`` the request was last signed with."""
+SIGNED_AT = "rep_signed_at"
+"""Meta key: when the request was last signed (``created``)."""
+RESIGN_AFTER = 60.0
+"""Seconds a signed request may wait in its slot's queue before it is signed again as it is sent."""
 
 
 def request_signer(signing_key: str, signature_agent: str) -> RequestSigner:
@@ -55,8 +63,10 @@ def request_signer(signing_key: str, signature_agent: str) -> RequestSigner:
 class SigningMiddleware:
     """Adds ``Signature-Agent``, ``Signature-Input`` and ``Signature`` to each request as it is sent."""
 
-    def __init__(self, signer: RequestSigner) -> None:
+    def __init__(self, crawler: Crawler, signer: RequestSigner) -> None:
+        self._crawler = crawler
         self._signer = signer
+        crawler.signals.connect(self._on_engine_started, scrapy_signals.engine_started)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SigningMiddleware:
@@ -75,11 +85,30 @@ class SigningMiddleware:
                 "(fine for a local test)",
                 settings.signature_agent,
             )
-        return cls(signer)
+        return cls(crawler, signer)
 
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
         url = urlparse_cached(request)
+        now = time.time()
         sent_to = authority(url.scheme, url.hostname or "", url.port)
-        for name, value in self._signer.headers(request.method, sent_to, url.path or "/", time.time()).items():
+        for name, value in self._signer.headers(request.method, sent_to, url.path or "/", now).items():
             request.headers[name] = value
         request.meta[SIGNED_KEYID] = self._signer.keyid
+        request.meta[SIGNED_AT] = now
+
+    def _on_engine_started(self) -> None:
+        """Wrap the downloader's handler call (``download_request_async`` from Scrapy 2.14 on,
+        ``download_request`` before) to sign again the requests that waited too long."""
+        engine = self._crawler.engine
+        assert engine is not None
+        handlers = engine.downloader.handlers
+        name = "download_request_async" if hasattr(handlers, "download_request_async") else "download_request"
+        send = getattr(handlers, name)
+
+        def signed_when_sent(request: Request, *args: Any) -> Any:
+            signed_at = request.meta.get(SIGNED_AT)
+            if signed_at is not None and time.time() - signed_at > RESIGN_AFTER:
+                self.process_request(request)
+            return send(request, *args)
+
+        setattr(handlers, name, signed_when_sent)

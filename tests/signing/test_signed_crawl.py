@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import pytest_twisted
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from http_sf import parse as sf_parse
@@ -23,6 +26,7 @@ from tests.signing.verifiers import python_verdict
 from tests.sites import Hit, Reply, Sites, redirect, text
 
 ROBOTS = "User-agent: *\nDisallow: /private\n"
+SLOW_ROBOTS = ROBOTS + "Crawl-delay: 2\n"
 
 
 @dataclass
@@ -31,14 +35,18 @@ class Guard:
     checks the signature with http-message-signatures, and answers 403 unless it verifies."""
 
     seen: list[tuple[str, str, str]] = field(default_factory=list)
+    received: dict[str, tuple[float, int]] = field(default_factory=dict)
+    """Each path's last receipt time and the ``created`` it was signed at."""
     _directories: dict[str, dict[str, Ed25519PublicKey]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def answer(self, reply: Reply) -> object:
         def guarded(hit: Hit) -> Reply:
             verdict = self.verdict(hit)
+            created = re.search(r";created=(\d+)", hit.headers.get("Signature-Input", ";created=0"))
             with self._lock:
                 self.seen.append((hit.headers.get("Host", ""), hit.path, verdict))
+                self.received[hit.path] = (time.time(), int(created.group(1)) if created else 0)
             return reply if verdict.startswith("verified") else Reply(status=403, body=verdict.encode())
 
         return guarded
@@ -77,7 +85,12 @@ def refused(request: urllib.request.Request) -> int | None:
 
 
 @pytest_twisted.ensureDeferred
-async def test_every_request_sent_is_signed_afresh_and_verified(sites: Sites, tmp_path: Path) -> None:
+async def test_every_request_sent_is_signed_afresh_and_verified(
+    sites: Sites, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Requests that wait in the download slot's queue (here Crawl-delay: 2) for more than a second
+    # after they were signed are signed again as they are sent.
+    monkeypatch.setattr("scrapy_robots_rep.downloader.signing.RESIGN_AFTER", 1.0)
     key = generate_key()
     key_file = tmp_path / "bot.pem"
     key_file.write_bytes(private_pem(key))
@@ -92,7 +105,7 @@ async def test_every_request_sent_is_signed_afresh_and_verified(sites: Sites, tm
     other = sites.start({"/robots.txt": guard.answer(text(ROBOTS)), "/landing": guard.answer(Reply(body=b"landed"))})
     site = sites.start(
         {
-            "/robots.txt": guard.answer(text(ROBOTS)),
+            "/robots.txt": guard.answer(text(SLOW_ROBOTS)),
             "/page": guard.answer(Reply(body=b"page")),
             "/retried": [guard.answer(Reply(status=503)), guard.answer(Reply(body=b"second time"))],
             "/moved": guard.answer(redirect(f"{other.url}/landing")),
@@ -129,6 +142,11 @@ async def test_every_request_sent_is_signed_afresh_and_verified(sites: Sites, tm
     retried = [hit.headers["Signature"] for hit in site.hits("/retried")]
     assert len(set(retried)) == 2, "the retry carries a signature of its own"
     assert all("private" not in path for path in site.paths())
+    # /moved was signed with the others, as they left the scheduler, but sent two Crawl-delays
+    # after /page: it was signed again when it was sent.
+    page_received, _ = guard.received["/page"]
+    _, moved_created = guard.received["/moved"]
+    assert moved_created >= page_received
     # What the servers refuse: a request without a signature, and one whose signature was lifted
     # from another request.
     for headers in ({}, dict(site.hits("/page")[0].headers)):
