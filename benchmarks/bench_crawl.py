@@ -17,6 +17,9 @@ The same crawl runs three ways, each in its own subprocess (reactors do not clas
 * ``rep``: this project's add-on (``ADDONS``: the robots middleware and the page-level
   spider middleware).
 
+``--modes`` may also name ``signed``: ``rep`` with every request signed for Web Bot Auth (a new
+Ed25519 key in ``REP_SIGNING_KEY``), to count what signing adds.
+
 What is compared is the CPU time (user + system) of each whole crawl process as the OS
 counted it, per page crawled: wall time on a shared machine moves far more than the few
 per cent at stake. Rounds take turns (each round starts with another mode), and the
@@ -31,6 +34,7 @@ a page's instructions are the difference over the second site's pages (start-up 
     python benchmarks/bench_crawl.py --rounds 5 --origins 50
     python benchmarks/bench_crawl.py --profile DIR  # none and rep under cProfile (CPU time): DIR/<mode>.prof
     python benchmarks/bench_crawl.py --instructions # instructions per page, counted by valgrind (callgrind)
+    python benchmarks/bench_crawl.py --instructions --origins 2 --modes rep,signed  # what signing costs
     python benchmarks/bench_crawl.py --smoke        # 4 origins x 10 pages, one round
 """
 
@@ -69,7 +73,13 @@ MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "none": {"ROBOTSTXT_OBEY": False},
     "builtin": {"ROBOTSTXT_OBEY": True},
     "rep": {"ROBOTSTXT_OBEY": False, "ADDONS": {"scrapy_robots_rep.Addon": 0}},
+    "signed": {
+        "ROBOTSTXT_OBEY": False,
+        "ADDONS": {"scrapy_robots_rep.Addon": 0},
+        "REP_SIGNATURE_AGENT": "https://bot.example.test",
+    },
 }
+"""How each mode is set up; ``signed`` also gets a new key's file as ``REP_SIGNING_KEY`` (in the child)."""
 TEXT = (
     "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut "
     "labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco. "
@@ -144,7 +154,14 @@ def child_crawl(mode: str, bases: list[str], pages: int, profile: str | None) ->
             for href in response.css("a::attr(href)").getall():
                 yield response.follow(href)
 
-    process = CrawlerProcess({**CRAWL_SETTINGS, **MODE_SETTINGS[mode]})
+    settings = {**CRAWL_SETTINGS, **MODE_SETTINGS[mode]}
+    if mode == "signed":
+        from scrapy_robots_rep.signing.keys import generate_key, private_pem
+
+        key_file = Path(tempfile.mkdtemp()) / "bench-key.pem"
+        key_file.write_bytes(private_pem(generate_key()))
+        settings["REP_SIGNING_KEY"] = str(key_file)
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler(BenchSpider)
     process.crawl(crawler)
     if profile:
@@ -174,7 +191,7 @@ def crawl(
     report["requests"] = stats.get("scheduler/enqueued", 0) + stats.get("dupefilter/filtered", 0)
     report["robots_fetches"] = Counter(sites.robots_hits)
     expected = len(sites.bases) * pages
-    crawled = stats.get("rep/requests/allowed", 0) if mode == "rep" else report["pages"]
+    crawled = stats.get("rep/requests/allowed", 0) if mode in ("rep", "signed") else report["pages"]
     if report["pages"] != expected or crawled != expected or stats.get("item_scraped_count") != expected:
         sys.exit(f"{mode}: {report['pages']} pages and {stats.get('item_scraped_count')} items, expected {expected}")
     hosts = [base.split("//", 1)[1].rsplit(":", 1)[0] for base in sites.bases]
@@ -269,7 +286,7 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="none and rep under cProfile, saved here")
     parser.add_argument("--instructions", action="store_true", help="instructions per page, counted by valgrind")
     parser.add_argument("--modes", default=",".join(MODES), help="with --instructions: the modes to count")
-    parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=list(MODE_SETTINGS), help=argparse.SUPPRESS)
     parser.add_argument("--bases", help=argparse.SUPPRESS)
     parser.add_argument("--profile-to", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -5,7 +5,7 @@ Scrapy's own robots.txt middleware from running, also when the project keeps the
 ``ROBOTSTXT_OBEY = True`` that ``scrapy startproject`` writes, enables the page-level spider
 middleware, wraps the HTTP cache policy so that ``noarchive`` pages are never stored, and places
 the request-signing middleware, which stays off unless ``REP_SIGNING_KEY`` is set
-(``docs/behaviour.md`` §7, §10, §16).
+(``docs/behaviour.md`` §7, §10, §13).
 """
 
 from __future__ import annotations

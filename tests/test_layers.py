@@ -9,7 +9,12 @@ import sys
 
 import pytest
 
-PURE_PACKAGES = ("scrapy_robots_rep.core", "scrapy_robots_rep.policy", "scrapy_robots_rep.audit")
+PURE_PACKAGES = (
+    "scrapy_robots_rep.core",
+    "scrapy_robots_rep.policy",
+    "scrapy_robots_rep.audit",
+    "scrapy_robots_rep.signing",
+)
 
 
 def _pure_modules() -> list[str]:

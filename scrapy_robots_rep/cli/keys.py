@@ -5,7 +5,7 @@ A subcommand of the one grammar (``scrapy-robots keys``, ``python -m scrapy_robo
 or ``.jwk`` file) readable by its owner only, and prints its public JWK and ``keyid``, never the
 private key. ``directory`` writes the JWK Set that
 ``/.well-known/http-message-signatures-directory`` serves; with ``--authority`` it also prints
-the response signature each private key gives for that host (``docs/behaviour.md`` §16).
+the response signature each private key gives for that host (``docs/behaviour.md`` §13).
 """
 
 from __future__ import annotations
@@ -75,14 +75,15 @@ def run_keys(parser: argparse.ArgumentParser, args: argparse.Namespace, context:
     with open(args.output, "wb") as file:
         file.write(body)
     print(f"Wrote {args.output}: {len(read)} key(s), keyid {', '.join(jwk['kid'] for jwk in document['keys'])}")
-    print(f"Serve it at https://YOUR-HOST{DIRECTORY_PATH} with Content-Type: {DIRECTORY_MEDIA_TYPE}")
-    print('and set REP_SIGNATURE_AGENT = "https://YOUR-HOST".')
+    host = args.authority.lower() if args.authority else "YOUR-HOST"
+    print(f"Serve it at https://{host}{DIRECTORY_PATH} with Content-Type: {DIRECTORY_MEDIA_TYPE}")
+    print(f'and set REP_SIGNATURE_AGENT = "https://{host}".')
     if args.authority:
         signers = [private for _, private in read if private is not None]
         if not signers:
             parser.error("--authority needs at least one private KEY to sign the directory with")
         print(f"Serve it with these response header fields too (valid {DIRECTORY_SIGNATURE_LIFETIME // 86400} days):")
-        for name, value in directory_signature(body, args.authority.lower(), signers, time.time()):
+        for name, value in directory_signature(body, host, signers, time.time()):
             print(f"{name}: {value}")
     return 0
 

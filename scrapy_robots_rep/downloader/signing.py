@@ -1,4 +1,4 @@
-"""``SigningMiddleware``: every request the crawl sends signed for Web Bot Auth (``docs/behaviour.md`` §16).
+"""``SigningMiddleware``: every request the crawl sends signed for Web Bot Auth (``docs/behaviour.md`` §13).
 
 Wiring only: the signature itself is :class:`~scrapy_robots_rep.signing.signature.RequestSigner`'s.
 It sits at priority 950, after every Scrapy component that sets a header and after

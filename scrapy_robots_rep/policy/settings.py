@@ -394,7 +394,7 @@ SETTINGS: tuple[Setting, ...] = (
         "none (requests not signed)",
         "sign every request (Web Bot Auth) with this Ed25519 private key, a PEM or JWK file "
         "(needs the `[signing]` extra and `REP_SIGNATURE_AGENT`)",
-        "16",
+        "13",
     ),
     Setting(
         "REP_SIGNATURE_AGENT",
@@ -403,7 +403,7 @@ SETTINGS: tuple[Setting, ...] = (
         _optional_text,
         "none",
         "the https URL where the key directory is published, sent as `Signature-Agent`",
-        "16",
+        "13",
     ),
 )
 """Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
