@@ -34,8 +34,6 @@ logger = logging.getLogger("scrapy_robots_rep")
 
 SIGNING_PRIORITY = 950
 """After ``HttpCacheMiddleware`` (900) and every Scrapy middleware that sets a header."""
-SIGNED_KEYID = "rep_signed_keyid"
-"""Meta key: the ``keyid`` the request was last signed with."""
 SIGNED_AT = "rep_signed_at"
 """Meta key: when the request was last signed (``created``)."""
 RESIGN_AFTER = 60.0
@@ -93,7 +91,6 @@ class SigningMiddleware:
         sent_to = authority(url.scheme, url.hostname or "", url.port)
         for name, value in self._signer.headers(request.method, sent_to, url.path or "/", now).items():
             request.headers[name] = value
-        request.meta[SIGNED_KEYID] = self._signer.keyid
         request.meta[SIGNED_AT] = now
 
     def _on_engine_started(self) -> None:

@@ -53,5 +53,5 @@ def python_verdict(keys: Mapping[str, Ed25519PublicKey], method: str, url: str, 
     try:
         results = verifier.verify(message, expect_tag="web-bot-auth", require_components=WEB_BOT_AUTH_COMPONENTS)
     except HTTPMessageSignaturesException as error:
-        return f"invalid: {error}"
+        return f"invalid: {type(error).__name__} {error}".rstrip()
     return f"verified keyid={results[0].parameters['keyid']}"
