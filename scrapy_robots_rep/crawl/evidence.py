@@ -69,14 +69,10 @@ class Evidence(OutcomeSink):
             "matching": settings.matching,
             "status_policy": settings.status_policy,
         }
+        audit = settings.audit
         self.trail = (
-            AuditTrail(
-                settings.audit_dir,
-                compress=settings.audit_compress,
-                warc=settings.audit_warc,
-                common=self._constant,
-            )
-            if settings.audit_dir is not None
+            AuditTrail(audit.directory, compress=audit.compress, warc=audit.warc, common=self._constant)
+            if audit.directory is not None
             else None
         )
         self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
@@ -89,7 +85,7 @@ class Evidence(OutcomeSink):
         if crawler in _EVIDENCE:
             return _EVIDENCE[crawler]
         settings = rep_settings(crawler.settings)
-        evidence = cls(crawler, settings) if settings.audit_dir or settings.provenance_field else None
+        evidence = cls(crawler, settings) if settings.audit.enabled else None
         _EVIDENCE[crawler] = evidence
         if evidence is not None:
             Outcomes.of(crawler).add_sink(evidence)

@@ -99,7 +99,7 @@ class RobotsMiddleware:
                 crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
             )
             self._purposes = settings.purposes
-            log_start(crawler, settings, store)
+            log_start(settings, store)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)

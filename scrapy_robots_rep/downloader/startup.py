@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
-AGENT_SETTINGS = ("REP_USER_AGENT", "ROBOTSTXT_USER_AGENT", "USER_AGENT")
-
 
 @contextmanager
 def start_up_errors() -> Iterator[None]:
@@ -83,7 +81,7 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
         )
 
 
-def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
+def log_start(settings: RepSettings, store: object | None) -> None:
     """One INFO line with the agent (which setting it came from, how it was read), the modes and
     the cache; a warning for an agent that cannot match or names no robot."""
     mode = matching_mode(settings.matching)
@@ -97,7 +95,7 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
         "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
         {
             "agent": agent,
-            "source": agent_setting(crawler.settings),
+            "source": settings.source("user_agent") or "the default",
             "configured": settings.user_agent,
             "reading": read_agent(settings.user_agent).reading.value,
             "matching": settings.matching,
@@ -109,15 +107,6 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
     problem = mode.agent_problem(settings.user_agent)
     if problem is not None:
         logger.warning("Agent %r: %s", agent, problem)
-
-
-def agent_setting(settings: BaseSettings) -> str:
-    """The setting the agent came from: the first of :data:`AGENT_SETTINGS` with a name in it."""
-    for name in AGENT_SETTINGS:
-        value = settings.get(name)
-        if isinstance(value, str) and value.strip():
-            return name
-    return "the default"
 
 
 def _priorities(settings: BaseSettings) -> dict[Any, int | None]:
