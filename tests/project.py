@@ -58,8 +58,21 @@ class Project:
         return subprocess.run(
             [SCRAPY, *args],
             cwd=self.folder,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env=self.environment(),
             capture_output=True,
             text=True,
             timeout=120,
         )
+
+    def start_crawl(self, *urls: str) -> subprocess.Popen[str]:
+        """``scrapy crawl pages`` of ``urls`` left running, its log readable line by line from ``stderr``."""
+        return subprocess.Popen(
+            [SCRAPY, "crawl", "pages", "-a", "urls=" + ",".join(urls)],
+            cwd=self.folder,
+            env=self.environment(),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, "PYTHONPATH": str(ROOT)}
