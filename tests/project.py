@@ -40,6 +40,8 @@ class Project:
     def __init__(self, folder: Path) -> None:
         subprocess.run([SCRAPY, "startproject", NAME, str(folder)], check=True, capture_output=True, timeout=60)
         self.folder = folder
+        self.python_path = [str(ROOT)]
+        """Folders imported from before the environment's packages (a test may put a module there)."""
         self.settings_file = folder / NAME / "settings.py"
         (folder / NAME / "spiders" / "pages.py").write_text(SPIDER)
         self.add_settings('ADDONS = {"scrapy_robots_rep.Addon": 0}', "TELNETCONSOLE_ENABLED = False")
@@ -75,4 +77,4 @@ class Project:
         )
 
     def environment(self) -> dict[str, str]:
-        return {**os.environ, "PYTHONPATH": str(ROOT)}
+        return {**os.environ, "PYTHONPATH": os.pathsep.join(self.python_path)}
