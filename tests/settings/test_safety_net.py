@@ -70,7 +70,7 @@ def test_a_start_up_error_is_one_log_line_naming_its_setting(sites: Sites, tmp_p
     project.add_settings(setting)
     no_redis = tmp_path / "no_redis"
     no_redis.mkdir()
-    (no_redis / "redis.py").write_text('raise ImportError("No module named \'redis\'")\n')
+    (no_redis / "redis.py").write_text("raise ImportError(\"No module named 'redis'\")\n")
     project.python_path.insert(0, str(no_redis))
 
     completed = project.crawl(f"{site.url}/page")
