@@ -7,6 +7,7 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,12 +34,33 @@ logger = logging.getLogger("scrapy_robots_rep")
 
 @contextmanager
 def start_up_errors() -> Iterator[None]:
-    """A setting the package cannot use is logged as one ERROR line naming it, above Scrapy's traceback."""
+    """A setting the package cannot use is logged as one ERROR line naming it, and nothing after it.
+
+    The error still ends the crawl (``scrapy crawl`` exits with status 1); it is only kept from being
+    printed a second time, with a traceback, by asyncio (see :func:`_said_once`).
+    """
     try:
         yield
     except SettingsError as error:
         logger.error("scrapy_robots_rep cannot start: %s", error)
+        _said_once()
         raise
+
+
+def _said_once() -> None:
+    """Mark the error of the asyncio task that runs this crawl (Scrapy 2.14 on) as retrieved when the
+    task ends, so that asyncio does not log it again as ``Task exception was never retrieved``."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop: a crawl run by Twisted Deferreds (Scrapy 2.13)
+        return
+    if task is not None:
+        task.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task[object]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def warn_unknown_settings(settings: BaseSettings) -> None:
