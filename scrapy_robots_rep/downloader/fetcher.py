@@ -165,8 +165,9 @@ class RobotsFetcher:
         if rule.is_internal(origin_address):
             return None
         host = urlsplit(target).hostname or ""
-        candidates = [host]
-        if not proxied and parse_host(host) is None and rule.block(host) is None:
+        literal = parse_host(host)
+        candidates = [host if literal is None else str(literal)]
+        if not proxied and literal is None and rule.block(host) is None:
             candidates = await self._resolved(host)
         for candidate in candidates:
             if (block := rule.block(candidate)) is not None:

@@ -11,8 +11,10 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+from urllib.request import getproxies
 
 from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
+from scrapy.downloadermiddlewares.httpproxy import HttpProxyMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -94,7 +96,7 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
         cache += f" + {getattr(store, 'description', type(store).__name__)}"
     logger.info(
         "Obeying robots.txt as agent %(agent)r (%(source)s %(configured)r, read as %(reading)s), matching "
-        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
+        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s%(proxy)s",
         {
             "agent": agent,
             "source": agent_setting(crawler.settings),
@@ -104,11 +106,29 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
             "policy": settings.status_policy,
             "cache": cache,
             "exempt": exempt,
+            "proxy": PROXY_NOTE if proxy_configured(crawler.settings) else "",
         },
     )
     problem = mode.agent_problem(settings.user_agent)
     if problem is not None:
         logger.warning("Agent %r: %s", agent, problem)
+
+
+PROXY_NOTE = (
+    "; behind the HTTP proxy, redirects into internal addresses are checked by name and literal only "
+    "(the proxy resolves names, and the address an answer came from is the proxy's)"
+)
+"""The end of the start-up line when a proxy is configured (``docs/behaviour.md`` §5, the address rule)."""
+
+
+def proxy_configured(settings: BaseSettings) -> bool:
+    """Whether ``HttpProxyMiddleware`` is on and the environment names an HTTP(S) proxy.
+
+    A proxy set per request (the ``proxy`` meta key) is seen only when that request is made; the
+    fetcher then judges its redirects the same way.
+    """
+    enabled = settings.getbool("HTTPPROXY_ENABLED") and _priorities(settings).get(HttpProxyMiddleware) is not None
+    return enabled and any(scheme in getproxies() for scheme in ("http", "https"))
 
 
 def agent_setting(settings: BaseSettings) -> str:
