@@ -23,6 +23,7 @@ from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.times import any_rfc3339, rfc3339
 from scrapy_robots_rep.core import Decision, matching_mode
 from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.crawl.meta_keys import PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import (
     FetchEnded,
     Outcomes,
@@ -46,8 +47,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
-PROVENANCE_META = "robots_provenance"
-"""``request.meta`` / ``response.meta`` key of a request's provenance mapping."""
+PROVENANCE_META = PROVENANCE
 
 EXEMPT = "exempt"
 NOT_CHECKED = "not_checked"

@@ -27,6 +27,7 @@ from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Recovery
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -114,15 +115,15 @@ class OutcomeSink:
 
 
 _STAT_KEYS = {
-    RequestOutcome.ALLOWED: ("rep/requests/allowed",),
-    RequestOutcome.DISALLOWED: ("rep/requests/disallowed", "robotstxt/forbidden"),
+    RequestOutcome.ALLOWED: (Stat.REQUESTS_ALLOWED,),
+    RequestOutcome.DISALLOWED: (Stat.REQUESTS_DISALLOWED, Stat.SCRAPY_FORBIDDEN),
     RequestOutcome.REFUSED_PURPOSES: (
-        "rep/requests/refused_purposes",
-        "rep/requests/disallowed",
-        "robotstxt/forbidden",
+        Stat.REQUESTS_REFUSED_PURPOSES,
+        Stat.REQUESTS_DISALLOWED,
+        Stat.SCRAPY_FORBIDDEN,
     ),
-    RequestOutcome.DROPPED_UNREACHABLE: ("rep/requests/dropped_unreachable",),
-    RequestOutcome.DEFERRED: ("rep/requests/deferred",),
+    RequestOutcome.DROPPED_UNREACHABLE: (Stat.REQUESTS_DROPPED_UNREACHABLE,),
+    RequestOutcome.DEFERRED: (Stat.REQUESTS_DEFERRED,),
 }
 
 
@@ -133,22 +134,22 @@ class _Stats(OutcomeSink):
         self._stats = stats
 
     def request_ended(self, ended: RequestEnded) -> None:
-        for key in _STAT_KEYS[ended.outcome]:
-            self._stats.inc_value(key)
+        for stat in _STAT_KEYS[ended.outcome]:
+            self._stats.inc_value(stat.key())
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         record = ended.conclusion.record
-        self._stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
+        self._stats.inc_value(Stat.ROBOTS_OUTCOME.key(record.outcome.value))
         if record.lifetime_source is not None:
-            self._stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
+            self._stats.inc_value(Stat.ROBOTS_LIFETIME.key(record.lifetime_source.value))
         if ended.revalidated is not None:
-            self._stats.inc_value(f"rep/robots/revalidated/{'not_modified' if ended.revalidated else 'modified'}")
+            self._stats.inc_value(Stat.ROBOTS_REVALIDATED.key("not_modified" if ended.revalidated else "modified"))
         if ended.change is not None:
-            self._stats.inc_value("rep/robots/changed")
+            self._stats.inc_value(Stat.ROBOTS_CHANGED.key())
 
     def page_dropped(self, dropped: PageDropped) -> None:
-        what = "requests_dropped" if dropped.request is not None else "items_dropped"
-        self._stats.inc_value(f"rep/page/{what}/{dropped.kind}")
+        stat = Stat.PAGE_REQUESTS_DROPPED if dropped.request is not None else Stat.PAGE_ITEMS_DROPPED
+        self._stats.inc_value(stat.key(dropped.kind))
 
 
 class _Log(OutcomeSink):
@@ -367,13 +368,14 @@ class Outcomes:
         for sink in self._sinks:
             sink.page_dropped(dropped)
 
-    def count(self, key: str, count: int = 1) -> None:
-        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...)."""
-        self._stats.inc_value(key, count)
+    def count(self, stat: Stat, part: object = None, *, by: int = 1) -> None:
+        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...); ``part``
+        names the member of a family (``Stat.ROBOTS_STATUS``: the status)."""
+        self._stats.inc_value(stat.key(part), by)
 
-    def gauge(self, key: str, value: int) -> None:
+    def gauge(self, stat: Stat, value: int) -> None:
         """Set a crawl stat that is a level, not a count (cache evictions so far, requests still waiting)."""
-        self._stats.set_value(key, value)
+        self._stats.set_value(stat.key(), value)
 
     def _request_ended(self, ended: RequestEnded) -> None:
         for sink in self._sinks:

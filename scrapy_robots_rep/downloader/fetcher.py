@@ -25,6 +25,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.reactor import is_reactor_installed
 from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 
+from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, ROBOTS_FETCH
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.scrapy_compat import NO_SERVER_ERRORS
@@ -34,6 +35,7 @@ from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
 from scrapy_robots_rep.policy.records import Exchange, FetchResult
 from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.stat_names import Stat
 from scrapy_robots_rep.policy.status import Hop, status_policy
 
 if TYPE_CHECKING:
@@ -61,9 +63,6 @@ class _Transfer:
     received: int = 0
     raw: Response | None = None
 
-
-ROBOTS_FETCH = "rep_robots_fetch"
-"""Meta key of the fetcher's own requests (the audit trail tells them from pages)."""
 
 FETCHES_PER_CONCURRENT_REQUEST = 4
 """robots.txt fetches in flight at once, per ``CONCURRENT_REQUESTS``: enough that hanging
@@ -107,28 +106,28 @@ class RobotsFetcher:
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
         outcomes = Outcomes.of(self._crawler)
-        outcomes.count("rep/robots/fetches")
+        outcomes.count(Stat.ROBOTS_FETCHES)
         hops = 0
         exchanges: list[Exchange] = []
         origin_address: str | None = None
         while True:
             request = self._request(url, validators)
-            outcomes.count("robotstxt/request_count")
+            outcomes.count(Stat.SCRAPY_REQUEST_COUNT)
             started = time.time()
             try:
                 response = await self._download(request)
             except CancelledError:
                 raise
             except Exception as error:  # any download failure is a judgement, not a crash
-                outcomes.count(f"rep/robots/error/{type(error).__name__}")
+                outcomes.count(Stat.ROBOTS_ERROR, type(error).__name__)
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 exchanges.append(Exchange(url, started, _pairs(request.headers), error=reason))
                 hop = self._policy.judge_failure(reason)
                 no_server = isinstance(error, NO_SERVER_ERRORS)
                 return FetchResult(origin, hop, exchanges=tuple(exchanges), no_server=no_server)
-            outcomes.count("robotstxt/response_count")
-            outcomes.count(f"robotstxt/response_status_count/{response.status}")
-            outcomes.count(f"rep/robots/status/{response.status}")
+            outcomes.count(Stat.SCRAPY_RESPONSE_COUNT)
+            outcomes.count(Stat.SCRAPY_RESPONSE_STATUS, response.status)
+            outcomes.count(Stat.ROBOTS_STATUS, response.status)
             proxied = _proxied(request, response)
             address = _address(response, proxied)
             sent = _pairs(response.request.headers if response.request is not None else request.headers)
@@ -231,7 +230,7 @@ class RobotsFetcher:
             dont_filter=True,
             meta={
                 ROBOTS_FETCH: True,
-                "dont_obey_robotstxt": True,
+                DONT_OBEY: True,
                 "dont_redirect": True,
                 "dont_retry": True,
                 "handle_httpstatus_all": True,

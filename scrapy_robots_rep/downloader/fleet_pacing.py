@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.meta_keys import FLEET_SLOT
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -34,8 +36,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PACED = "rep_fleet_slot"
-"""Meta key of a request holding its origin's fleet-wide slot: the slot's token."""
+PACED = FLEET_SLOT
 
 LEASE_MARGIN = 5.0
 """Seconds a slot is held beyond the download timeout and the delay, in case its process dies."""
@@ -84,12 +85,12 @@ class FleetPacing:
                     return
                 if wait <= 0:
                     break
-                outcomes.count("rep/crawl_delay/fleet_waits")
+                outcomes.count(Stat.CRAWL_DELAY_FLEET_WAITS)
                 await asyncio.sleep(min(wait, delay))
         except BaseException:
             turn.release()
             raise
-        outcomes.count("rep/crawl_delay/fleet_slots")
+        outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS)
         request.meta[PACED] = token
         self._held[token] = _Held(origin, delay, turn)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_robots_rep.crawl.meta_keys import SCHEDULED
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 
 if TYPE_CHECKING:
@@ -20,9 +21,6 @@ if TYPE_CHECKING:
 
     from scrapy import Request
     from scrapy.crawler import Crawler
-
-SCHEDULED = "rep_scheduled"
-"""Meta key of requests the scheduler handed out (as opposed to those that bypassed it)."""
 
 
 def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:

@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call
+from scrapy_robots_rep.policy.stat_names import Stat
 from scrapy_robots_rep.stores import redis_scripts
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class SharedParking:
             self._renew(keys=[self._key(origin) for origin in self.held], args=[self._lease_ms, self._leases])
         swept = int(self._sweep(keys=[self._leases, self._queue_key], args=[self._kind, SWEEP_BATCH]))
         if swept:
-            Outcomes.of(self._crawler).count("rep/parked/swept", swept)
+            Outcomes.of(self._crawler).count(Stat.PARKED_SWEPT, by=swept)
             logger.info(
                 "Moved %(count)d requests parked by a process that stopped renewing its lease back to the queue",
                 {"count": swept},
