@@ -28,7 +28,7 @@ from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, ROBOTS_FETCH
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.concurrency import beside_pages
-from scrapy_robots_rep.downloader.scrapy_compat import NO_SERVER_ERRORS
+from scrapy_robots_rep.downloader.scrapy_compat import no_server_answered
 from scrapy_robots_rep.policy.addresses import AddressRule, parse_host
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
@@ -123,7 +123,7 @@ class RobotsFetcher:
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 exchanges.append(Exchange(url, started, _pairs(request.headers), error=reason))
                 hop = self._policy.judge_failure(reason)
-                no_server = isinstance(error, NO_SERVER_ERRORS)
+                no_server = no_server_answered(error)
                 return FetchResult(origin, hop, exchanges=tuple(exchanges), no_server=no_server)
             outcomes.count(Stat.SCRAPY_RESPONSE_COUNT)
             outcomes.count(Stat.SCRAPY_RESPONSE_STATUS, response.status)

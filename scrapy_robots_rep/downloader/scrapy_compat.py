@@ -98,17 +98,17 @@ def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
     return scheduler
 
 
-def _no_server_errors() -> tuple[type[BaseException], ...]:
+def no_server_answered(error: BaseException) -> bool:
+    """Whether a download failed because no server answered at all: the host name did not resolve,
+    there was no route to it, or the connection was refused (Scrapy's own exception classes from
+    2.15 on, Twisted's before; imported here, late, as the package root imports this module)."""
     from scrapy import exceptions
-    from twisted.internet import error
+    from twisted.internet import error as twisted_errors
 
-    found: list[type[BaseException]] = [error.DNSLookupError, error.ConnectionRefusedError, error.NoRouteError]
-    for name in ("DownloadConnectionRefusedError", "CannotResolveHostError"):  # Scrapy's own, from 2.15 on
-        if hasattr(exceptions, name):
-            found.append(getattr(exceptions, name))
-    return tuple(found)
+    classes = [twisted_errors.DNSLookupError, twisted_errors.ConnectionRefusedError, twisted_errors.NoRouteError]
+    classes += [getattr(exceptions, name) for name in NO_SERVER_SCRAPY_ERRORS if hasattr(exceptions, name)]
+    return isinstance(error, tuple(classes))
 
 
-NO_SERVER_ERRORS = _no_server_errors()
-"""The download errors that say no server answered at all: the host name did not resolve, or the
-connection was refused (Scrapy's own exception classes from 2.15 on, Twisted's before)."""
+NO_SERVER_SCRAPY_ERRORS = ("DownloadConnectionRefusedError", "CannotResolveHostError")
+"""Scrapy's own exceptions (2.15 on) that :func:`no_server_answered` recognises."""
