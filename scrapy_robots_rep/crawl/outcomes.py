@@ -389,5 +389,6 @@ def _next_step(conclusion: Conclusion) -> str:
     if plan.recovery is Recovery.USE_COPY:
         return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:.0f}s"
+        later = f", and new ones for {plan.delay:.0f}s" if plan.delay > 0 else ""
+        return f"; its requests are dropped{later}"
     return "; unreachable too long: allow all"

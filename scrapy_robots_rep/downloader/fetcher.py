@@ -27,6 +27,7 @@ from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.scrapy_compat import NO_SERVER_ERRORS
 from scrapy_robots_rep.policy.addresses import AddressRule, parse_host
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
@@ -122,7 +123,9 @@ class RobotsFetcher:
                 outcomes.count(f"rep/robots/error/{type(error).__name__}")
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 exchanges.append(Exchange(url, started, _pairs(request.headers), error=reason))
-                return FetchResult(origin, self._policy.judge_failure(reason), exchanges=tuple(exchanges))
+                hop = self._policy.judge_failure(reason)
+                no_server = isinstance(error, NO_SERVER_ERRORS)
+                return FetchResult(origin, hop, exchanges=tuple(exchanges), no_server=no_server)
             outcomes.count("robotstxt/response_count")
             outcomes.count(f"robotstxt/response_status_count/{response.status}")
             outcomes.count(f"rep/robots/status/{response.status}")

@@ -47,6 +47,7 @@ from scrapy_robots_rep.downloader.startup import (
     check_order,
     load_store,
     log_start,
+    proxy_configured,
     start_up_errors,
     warn_unknown_settings,
 )
@@ -99,7 +100,7 @@ class RobotsMiddleware:
                 crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
             )
             self._purposes = settings.purposes
-            log_start(crawler, settings, store)
+            log_start(settings, store, proxy_configured(crawler.settings))
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)

@@ -100,3 +100,19 @@ def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
         slot = getattr(engine, "_slot", None)
         scheduler = getattr(slot, "scheduler", None)
     return scheduler
+
+
+def _no_server_errors() -> tuple[type[BaseException], ...]:
+    from scrapy import exceptions
+    from twisted.internet import error
+
+    found: list[type[BaseException]] = [error.DNSLookupError, error.ConnectionRefusedError, error.NoRouteError]
+    for name in ("DownloadConnectionRefusedError", "CannotResolveHostError"):  # Scrapy's own, from 2.15 on
+        if hasattr(exceptions, name):
+            found.append(getattr(exceptions, name))
+    return tuple(found)
+
+
+NO_SERVER_ERRORS = _no_server_errors()
+"""The download errors that say no server answered at all: the host name did not resolve, or the
+connection was refused (Scrapy's own exception classes from 2.15 on, Twisted's before)."""

@@ -7,6 +7,7 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,17 +33,36 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
-AGENT_SETTINGS = ("REP_USER_AGENT", "ROBOTSTXT_USER_AGENT", "USER_AGENT")
-
 
 @contextmanager
 def start_up_errors() -> Iterator[None]:
-    """A setting the package cannot use is logged as one ERROR line naming it, above Scrapy's traceback."""
+    """A setting the package cannot use is logged as one ERROR line naming it, and nothing after it.
+
+    The error still ends the crawl (``scrapy crawl`` exits with status 1); it is only kept from being
+    printed a second time, with a traceback, by asyncio (see :func:`_said_once`).
+    """
     try:
         yield
     except SettingsError as error:
         logger.error("scrapy_robots_rep cannot start: %s", error)
+        _said_once()
         raise
+
+
+def _said_once() -> None:
+    """Mark the error of the asyncio task that runs this crawl (Scrapy 2.14 on) as retrieved when the
+    task ends, so that asyncio does not log it again as ``Task exception was never retrieved``."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop: a crawl run by Twisted Deferreds (Scrapy 2.13)
+        return
+    if task is not None:
+        task.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task[object]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def warn_unknown_settings(settings: BaseSettings) -> None:
@@ -85,9 +105,10 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
         )
 
 
-def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
-    """One INFO line with the agent (which setting it came from, how it was read), the modes and
-    the cache; a warning for an agent that cannot match or names no robot."""
+def log_start(settings: RepSettings, store: object | None, behind_proxy: bool) -> None:
+    """One INFO line with the agent (which setting it came from, how it was read), the modes, the
+    cache and, behind a proxy, how addresses are checked; a warning for an agent that cannot match
+    or names no robot."""
     mode = matching_mode(settings.matching)
     agent = mode.agent_token(settings.user_agent)
     exempt = ", ".join(settings.exempt_domains) or "none"
@@ -99,14 +120,14 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
         "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s%(proxy)s",
         {
             "agent": agent,
-            "source": agent_setting(crawler.settings),
+            "source": settings.source("user_agent") or "the default",
             "configured": settings.user_agent,
             "reading": read_agent(settings.user_agent).reading.value,
             "matching": settings.matching,
             "policy": settings.status_policy,
             "cache": cache,
             "exempt": exempt,
-            "proxy": PROXY_NOTE if proxy_configured(crawler.settings) else "",
+            "proxy": PROXY_NOTE if behind_proxy else "",
         },
     )
     problem = mode.agent_problem(settings.user_agent)
@@ -129,15 +150,6 @@ def proxy_configured(settings: BaseSettings) -> bool:
     """
     enabled = settings.getbool("HTTPPROXY_ENABLED") and _priorities(settings).get(HttpProxyMiddleware) is not None
     return enabled and any(scheme in getproxies() for scheme in ("http", "https"))
-
-
-def agent_setting(settings: BaseSettings) -> str:
-    """The setting the agent came from: the first of :data:`AGENT_SETTINGS` with a name in it."""
-    for name in AGENT_SETTINGS:
-        value = settings.get(name)
-        if isinstance(value, str) and value.strip():
-            return name
-    return "the default"
 
 
 def _priorities(settings: BaseSettings) -> dict[Any, int | None]:
