@@ -87,8 +87,12 @@ def crawler_process(settings: dict[str, Any] | Settings) -> CrawlerProcessBase:
 
 
 def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
-    """The crawl's scheduler while the spider is open: ``engine.scheduler`` (Scrapy 2.14), else the
-    engine's slot's (Scrapy 2.13); ``None`` before the spider opens."""
+    """The crawl's scheduler while the spider is open; ``None`` before the spider opens.
+
+    ``ExecutionEngine.scheduler`` first appears in Scrapy 2.19 (it is in neither 2.14 nor 2.18):
+    on Scrapy 2.13 to 2.18 this reads the private ``engine._slot.scheduler``, the only place the
+    scheduler is kept there (``tests/test_scrapy_versions.py`` runs both paths).
+    """
     if engine is None:
         return None
     scheduler = getattr(engine, "scheduler", None)

@@ -14,13 +14,17 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
+from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep import RobotsDisallowed, RobotsUnreachable
+from scrapy_robots_rep.downloader import fetcher as fetcher_module
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.addresses import AddressRule
+from scrapy_robots_rep.policy.settings import RepSettings
 from tests.audit.files import lines
 from tests.crawling import RESOLVER_SETTING, crawl
 from tests.sites import NAMES_SETTING, MappedNames, Sites, redirect, text
+from tests.stores.on_asyncio import on_asyncio
 
 SECRET = "User-agent: *\nDisallow: /secret-of-the-intranet\n"
 
@@ -107,3 +111,17 @@ async def test_behind_a_proxy_addresses_are_judged_by_name_and_literal(
     assert any(refusal in message for message in result.messages(logging.INFO, "address rule: "))
     # A name is the proxy's to resolve: followed, and its rules apply.
     assert "http://intranet.example/robots.txt" in proxy.paths()
+
+
+@pytest.mark.parametrize("reactor", [True, False])
+@on_asyncio
+async def test_a_name_is_resolved_by_the_resolver_downloads_connect_through(
+    reactor: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reactor's resolver, or, in a crawl without a Twisted reactor, the event loop's (both answer
+    ``localhost`` from the hosts file); a name that does not resolve gives no address."""
+    monkeypatch.setattr(fetcher_module, "is_reactor_installed", lambda: reactor)
+    fetcher = RobotsFetcher(get_crawler(), RepSettings.from_mapping({"REP_FETCH_TIMEOUT": 5}))
+
+    assert "127.0.0.1" in await fetcher._resolved("localhost")
+    assert await fetcher._resolved("nothing.invalid") == []
