@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.addon import Addon
     from scrapy_robots_rep.audit import AuditDirectory
     from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.crawl.outcomes import OutcomeSink
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
@@ -41,6 +42,7 @@ __all__ = [
     "AuditDirectory",
     "Decision",
     "MemoryStore",
+    "OutcomeSink",
     "PageDirectives",
     "PageDirectivesMiddleware",
     "RedisStore",
@@ -61,6 +63,7 @@ _LAZY_NAMES = {
     "AuditDirectory": "scrapy_robots_rep.audit",
     "RulesChange": "scrapy_robots_rep.core.changes",
     "MemoryStore": "scrapy_robots_rep.stores",
+    "OutcomeSink": "scrapy_robots_rep.crawl.outcomes",
     "PageDirectivesMiddleware": "scrapy_robots_rep.page.middleware",
     "RedisStore": "scrapy_robots_rep.stores",
     "RepRobotParser": "scrapy_robots_rep.robotparser",

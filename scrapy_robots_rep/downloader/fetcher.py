@@ -74,8 +74,9 @@ class RobotsFetcher:
     download capacity pages need (``docs/behaviour.md`` §5).
     """
 
-    def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, settings: RepSettings) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._settings = settings
         self._policy = status_policy(settings.status_policy)
         self._transfers: dict[Request, _Transfer] = {}
@@ -94,7 +95,7 @@ class RobotsFetcher:
 
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
-        outcomes = Outcomes.of(self._crawler)
+        outcomes = self._outcomes
         outcomes.count(Stat.ROBOTS_FETCHES)
         hops = 0
         exchanges: list[Exchange] = []

@@ -41,16 +41,16 @@ from scrapy_robots_rep.crawl.meta_keys import (
     SCHEDULED,
 )
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.parts import CrawlParts
 from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
-from scrapy_robots_rep.downloader.parking import Parking
+from scrapy_robots_rep.downloader.parking import Parking, shared_parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.scheduling import hook_scheduler
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
     check_order,
@@ -71,9 +71,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-    from scrapy_robots_rep.downloader.shared_parking import SharedParking
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger(__name__)
 
@@ -81,38 +81,44 @@ logger = logging.getLogger(__name__)
 class RobotsMiddleware:
     """Obeys robots.txt per origin; see the module docstring."""
 
-    def __init__(self, crawler: Crawler) -> None:
-        warn_unknown_settings(crawler.settings)
-        with start_up_errors():
-            settings = rep_settings(crawler.settings)
-            if not settings.enabled:
-                logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
-                raise NotConfigured
-            check_order(crawler.settings, type(self))
-            self._crawler = crawler
-            self._settings = settings
-            store = load_store(crawler, settings.cache_backend)
-            self.parking = Parking(crawler, self._on_release, self._on_drop, settings.max_parked)
-            self.origins = Origins(crawler, settings, RobotsFetcher(crawler, settings), self.parking, store)
-            self.outcomes = Outcomes.of(crawler)
-            self._evidence = Evidence.of(crawler)
-            self._delays = SlotDelays(crawler, settings.crawl_delay_max) if settings.crawl_delay else None
-            self._fleet = (
-                FleetPacing(crawler, store) if store is not None and store.shares_slots and self._delays else None
-            )
-            self._saved = SavedRequests(crawler)
-            self._reporter = CrawlReporter(
-                crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
-            )
-            self._purposes = settings.purposes
-            log_start(settings, store)
+    def __init__(
+        self,
+        crawler: Crawler,
+        settings: RepSettings,
+        outcomes: Outcomes,
+        evidence: Evidence | None,
+        origins: Origins,
+        delays: SlotDelays | None,
+        fleet: FleetPacing | None,
+        reporter: CrawlReporter,
+    ) -> None:
+        self._crawler = crawler
+        self._settings = settings
+        self.outcomes = outcomes
+        self._evidence = evidence
+        self.origins = origins
+        self.parking = origins.parking
+        self._delays = delays
+        self._fleet = fleet
+        self._saved = SavedRequests(crawler)
+        self._reporter = reporter
+        self._purposes = settings.purposes
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RobotsMiddleware:
-        return cls(crawler)
+        """Check the settings, build the parts (``build_parts``) and log what is obeyed."""
+        warn_unknown_settings(crawler.settings)
+        with start_up_errors():
+            if not rep_settings(crawler.settings).enabled:
+                logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
+                raise NotConfigured
+            check_order(crawler.settings, cls)
+            middleware = cls(crawler, *build_parts(crawler))
+            log_start(middleware._settings, middleware.origins.store)
+        return middleware
 
     @property
     def cache(self) -> MemoryCache:
@@ -142,7 +148,7 @@ class RobotsMiddleware:
             self._decide(request, origin, record)
             return self._paced(request, origin, record)
         if where is Route.DROP:
-            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
+            self.outcomes.raise_dropped(request, origin, self.origins.drop_reason(origin, request.url))
         full = self.parking.full
         if request.meta.get(SCHEDULED) and not full:
             again = request.replace(dont_filter=True)
@@ -200,10 +206,6 @@ class RobotsMiddleware:
             return None
         return self._fleet.wait(request, origin, delay)
 
-    def _drop_reason(self, origin: str, request: Request) -> str:
-        record = self.origins.record(origin)
-        return record.rules.explain(request.url).reason if record is not None else "unreachable"
-
     async def _decide_when_obtained(self, request: Request, origin: str, beside: bool) -> None:
         """A request that bypassed the scheduler cannot be parked: it waits here, until its origin's
         rules are obtained or it is dropped; not counted against ``CONCURRENT_REQUESTS`` (``beside``)
@@ -216,7 +218,7 @@ class RobotsMiddleware:
         finally:
             self.parking.waiters -= 1
         if where is Route.DROP:
-            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
+            self.outcomes.raise_dropped(request, origin, self.origins.drop_reason(origin, request.url))
         assert record is not None
         self._decide(request, origin, record)
         paced = self._paced(request, origin, record)
@@ -252,20 +254,10 @@ class RobotsMiddleware:
         self.origins.of(origin).start(request)
         return True
 
-    def _on_release(self, origin: str, request: Request) -> None:
-        """A parked request goes back to the engine, to be decided by the record that released it."""
-        self.outcomes.released(origin)
-        request.meta[RELEASED] = True
-
-    def _on_drop(self, origin: str, request: Request) -> None:
-        """A request parked in the shared scheduler's Redis, whose origin's deferral cycle failed."""
-        with contextlib.suppress(RobotsUnreachable):
-            self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
-
     def _on_spider_opened(self, spider: Spider) -> None:
         hook_scheduler(self._crawler, self._parks)
         self._reporter.start()
-        shared = _shared_parking(self._crawler, self._settings.redis_lock_timeout)
+        shared = shared_parking(self._crawler, self.outcomes, self._settings.redis_lock_timeout)
         if shared is not None:
             self.parking.shared = shared
             shared.start()
@@ -296,10 +288,30 @@ class RobotsMiddleware:
             await self.origins.store.close()
 
 
-def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
-    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
-    if getattr(engine_scheduler(crawler.engine), "server", None) is None:
-        return None
-    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+def build_parts(
+    crawler: Crawler,
+) -> tuple[RepSettings, Outcomes, Evidence | None, Origins, SlotDelays | None, FleetPacing | None, CrawlReporter]:
+    """The middleware's collaborators, each handed what it needs: the crawler's shared parts
+    (``CrawlParts``), the shared store ``REP_CACHE_BACKEND`` names, parking, the origins' fetch
+    tasks, Crawl-delay (fleet-wide with a store that paces) and the reporter."""
+    parts = CrawlParts.of(crawler)
+    settings, outcomes = parts.settings, parts.outcomes
+    store = load_store(crawler, settings.cache_backend)
 
-    return SharedParking.of(crawler, lease)
+    def released(origin: str, request: Request) -> None:
+        """A parked request goes back to the engine, to be decided by the record that released it."""
+        outcomes.released(origin)
+        request.meta[RELEASED] = True
+
+    def dropped(origin: str, request: Request) -> None:
+        """A request parked in the shared scheduler's Redis, whose origin's deferral cycle failed."""
+        with contextlib.suppress(RobotsUnreachable):
+            outcomes.raise_dropped(request, origin, origins.drop_reason(origin, request.url))
+
+    parking = Parking(crawler, released, dropped, settings.max_parked)
+    origins = Origins(crawler, outcomes, settings, RobotsFetcher(crawler, outcomes, settings), parking, store)
+    delays = SlotDelays(crawler, outcomes, settings.crawl_delay_max) if settings.crawl_delay else None
+    paces = store is not None and store.shares_slots and delays is not None
+    fleet = FleetPacing(crawler, outcomes, store) if paces and store is not None else None
+    reporter = CrawlReporter(crawler, outcomes, origins, delays, settings.report)
+    return settings, outcomes, parts.evidence, origins, delays, fleet, reporter

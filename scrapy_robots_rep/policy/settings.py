@@ -120,6 +120,7 @@ class RepSettings:
     audit_compress: bool
     audit_warc: bool
     provenance_field: str | None
+    outcome_sinks: tuple[Any, ...]
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     """The setting each field's value came from, by field; a field not in it has its default."""
 
