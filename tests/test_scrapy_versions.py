@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_robots_rep.downloader.scrapy_compat import installed_scrapy, unsupported_message
+from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRAPY = str(Path(sys.executable).parent / "scrapy")

@@ -18,9 +18,9 @@ from scrapy_robots_rep.cli.checks import RobotsSource
 from scrapy_robots_rep.cli.fetch import source_from
 from scrapy_robots_rep.cli.page import PageSource
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.scrapy_compat import download
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
-from scrapy_robots_rep.downloader.scrapy_compat import download
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.records import RecordMaker
 

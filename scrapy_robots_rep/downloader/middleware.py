@@ -15,8 +15,10 @@ How a request travels (``docs/behaviour.md`` §5-§7):
 * ``spider_idle`` keeps the spider open while requests wait; ``spider_closed`` saves them in
   ``JOBDIR`` and reports; ``spider_opened`` takes saved ones back.
 
-How each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.txt itself is obtained by
-``OriginRobots``; parked requests wait in ``Parking``; Crawl-delay is held by ``SlotDelays``.
+The middleware is wiring: :func:`build_parts` makes its collaborators and hands each what it
+needs. A request is decided by ``RequestDecider`` and parked at enqueue by ``ParkingGate``; how
+each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.txt itself is obtained
+by ``OriginRobots``; parked requests wait in ``Parking``; Crawl-delay is held by ``SlotDelays``.
 """
 
 from __future__ import annotations
@@ -28,12 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
-from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.meta_keys import (
-    CONTENT_SIGNALS,
-    CONTENT_USAGE,
     DONT_OBEY,
     FLEET_SLOT,
     RELEASED,
@@ -42,15 +41,16 @@ from scrapy_robots_rep.crawl.meta_keys import (
 )
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.parts import CrawlParts
-from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.deciding import RequestDecider
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking, shared_parking
+from scrapy_robots_rep.downloader.report import CrawlReporter
 from scrapy_robots_rep.downloader.saved import SavedRequests
-from scrapy_robots_rep.downloader.scheduling import hook_scheduler
+from scrapy_robots_rep.downloader.scheduling import ParkingGate, checked_origin, hook_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
     check_order,
@@ -61,7 +61,6 @@ from scrapy_robots_rep.downloader.startup import (
 )
 from scrapy_robots_rep.exceptions import RobotsUnreachable
 from scrapy_robots_rep.policy.deferral import Route
-from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
@@ -102,7 +101,7 @@ class RobotsMiddleware:
         self._fleet = fleet
         self._saved = SavedRequests(crawler)
         self._reporter = reporter
-        self._purposes = settings.purposes
+        self._decider = RequestDecider(outcomes, delays, settings.purposes)
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
@@ -134,7 +133,7 @@ class RobotsMiddleware:
         """Decide ``request``; synchronous unless it bypassed the scheduler and must wait for rules."""
         if FLEET_SLOT in request.meta and self._fleet is not None:
             self._fleet.done(request)  # a copy of a request that held a slot (a middleware returned it)
-        origin = self._checked_origin(request)
+        origin = checked_origin(request, self._settings.exempt_domains)
         if origin is None:
             if self._evidence is not None and not request.meta.get(ROBOTS_FETCH):
                 self.outcomes.request_unchecked(request, exempt=not request.meta.get(DONT_OBEY))
@@ -145,7 +144,7 @@ class RobotsMiddleware:
             assert record is not None
             if not released:
                 self.outcomes.count(Stat.CACHE_HITS)
-            self._decide(request, origin, record)
+            self._decider.decide(request, origin, record)
             return self._paced(request, origin, record)
         if where is Route.DROP:
             self.outcomes.raise_dropped(request, origin, self.origins.drop_reason(origin, request.url))
@@ -170,35 +169,6 @@ class RobotsMiddleware:
         where, record = await self.origins.settled(origin, None)
         return record.rules.sitemaps if where is Route.DECIDE and record is not None else ()
 
-    def _checked_origin(self, request: Request) -> str | None:
-        """The origin whose robots.txt governs ``request``; None for requests never checked."""
-        if request.meta.get(DONT_OBEY):
-            return None
-        parts = urlparse_cached(request)
-        origin = origin_from_parts(parts.scheme, parts.netloc)
-        exempt = self._settings.exempt_domains
-        if origin is None or (exempt and is_exempt(parts.hostname or "", exempt)):
-            return None
-        return origin
-
-    def _decide(self, request: Request, origin: str, record: CacheRecord) -> None:
-        rules = record.rules
-        if not rules.allowed(request.url):
-            self.outcomes.raise_disallowed(request, origin, rules.explain(request.url), record)
-        if self._purposes:
-            refusal = rules.purposes_refusal(request.url, self._purposes)
-            if refusal is not None:
-                self.outcomes.raise_refused(request, origin, refusal, record)
-        content_signals = rules.content_signals
-        if content_signals:
-            request.meta[CONTENT_SIGNALS] = dict(content_signals)
-        usage = rules.content_usage(request.url)
-        if usage is not None and usage.preferences:
-            request.meta[CONTENT_USAGE] = (dict(usage.preferences), usage.source)
-        if rules.crawl_delay and self._delays is not None:
-            self._delays.apply(request, origin, rules.crawl_delay)
-        self.outcomes.allowed(request, origin, record)
-
     def _paced(self, request: Request, origin: str, record: CacheRecord) -> Coroutine[Any, Any, None] | None:
         """With a store pacing the fleet, a request to an origin with a Crawl-delay waits for the origin's slot."""
         delay = min(record.rules.crawl_delay or 0.0, self._settings.crawl_delay_max)
@@ -220,42 +190,14 @@ class RobotsMiddleware:
         if where is Route.DROP:
             self.outcomes.raise_dropped(request, origin, self.origins.drop_reason(origin, request.url))
         assert record is not None
-        self._decide(request, origin, record)
+        self._decider.decide(request, origin, record)
         paced = self._paced(request, origin, record)
         if paced is not None:
             await paced
 
-    def _parks(self, request: Request) -> bool:
-        """Asked for every request the engine schedules, also those the dupefilter then drops: an
-        origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
-        look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
-        url = request.url
-        end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)
-        prefix = url[:end] if end > 0 else ""
-        now = time.time()
-        if self.origins.prefix_decides_at_once(prefix, now):
-            return False
-        origin = self._checked_origin(request)
-        if origin is None:
-            return False
-        if self.origins.decides_at_once(origin, now):
-            if prefix:
-                self.origins.note_at_once(prefix, origin)
-            return False
-        return self._park_if_waiting(request, origin)
-
-    def _park_if_waiting(self, request: Request, origin: str) -> bool:
-        """Park ``request`` when its origin holds no rules yet (starting the origin's fetch task)."""
-        where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
-        if where is not Route.PARK or self.parking.full:
-            return False
-        self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
-        self.parking.park(origin, request)
-        self.origins.of(origin).start(request)
-        return True
-
     def _on_spider_opened(self, spider: Spider) -> None:
-        hook_scheduler(self._crawler, self._parks)
+        gate = ParkingGate(self.origins, self.outcomes, self._settings.exempt_domains)
+        hook_scheduler(self._crawler, gate.parks)
         self._reporter.start()
         shared = shared_parking(self._crawler, self.outcomes, self._settings.redis_lock_timeout)
         if shared is not None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
 
 if TYPE_CHECKING:
     from scrapy import Request

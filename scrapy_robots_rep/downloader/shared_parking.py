@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler, looping_call
 from scrapy_robots_rep.policy.stat_names import Stat
 from scrapy_robots_rep.stores import redis_scripts
 

@@ -25,9 +25,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 from urllib.parse import quote
 
 from scrapy_robots_rep.core.modes import matching_mode
-from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.record_cache import CacheRecord
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.settings import RepSettings, rep_settings
 from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import rep_settings
 from scrapy_robots_rep.stores.base import Scope, SharedStore, StatsCollector, wait_event
 
 if TYPE_CHECKING:

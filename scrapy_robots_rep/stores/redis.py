@@ -28,8 +28,7 @@ try:
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
-from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.settings import SettingsError, rep_settings
 from scrapy_robots_rep.stores import compact, redis_scripts
 from scrapy_robots_rep.stores.base import Scope, SharedStore, StatsCollector, wait_event
 

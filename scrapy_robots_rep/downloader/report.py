@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import looping_call
+from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.policy.stat_names import Stat
