@@ -204,10 +204,9 @@ def _sources(args: argparse.Namespace, context: Context) -> list[tuple[RobotsSou
         robots_origin(robots)
     paths = [url for url in urls if url.startswith("/")]
     if paths:
-        origin = origin_of(robots)
         raise ValueError(
             f"a path such as {paths[0]!r} is checked against a robots.txt given as ROBOTS: "
-            f"give {origin}/robots.txt first, or absolute URLs"
+            f"give {origin_of(robots)}/robots.txt first, or absolute URLs"
         )
     urls = [robots, *urls]
     require_http_urls(urls)
