@@ -21,7 +21,7 @@ from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.times import any_rfc3339, rfc3339
-from scrapy_robots_rep.core import Decision
+from scrapy_robots_rep.core import Decision, matching_mode
 from scrapy_robots_rep.core.page import PURPOSES
 from scrapy_robots_rep.crawl.meta_keys import PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import (
@@ -61,7 +61,8 @@ class Evidence(OutcomeSink):
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
         self._constant = {
-            "agent": settings.user_agent,
+            "agent": matching_mode(settings.matching).agent_token(settings.user_agent),
+            "user_agent": crawler.settings.get("USER_AGENT"),
             "matching": settings.matching,
             "status_policy": settings.status_policy,
         }

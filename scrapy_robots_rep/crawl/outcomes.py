@@ -24,6 +24,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.core.lint import LintKind, file_warnings
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
@@ -160,11 +161,16 @@ class _Stats(OutcomeSink):
 
 class _Log(OutcomeSink):
     """The log lines: each refusal at DEBUG (drops of unreachable origins at INFO), each failed fetch
-    and each change of an origin's rules at INFO."""
+    and each change of an origin's rules at INFO, and once per origin a WARNING when what it serves
+    as robots.txt is not one, or is larger than ``REP_MAX_SIZE`` (the lint's file-wide warnings)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self._crawler = crawler
-        self._agent = rep_settings(crawler.settings).user_agent
+        settings = rep_settings(crawler.settings)
+        self._agent = settings.user_agent
+        self._matching = settings.matching
+        self._max_size = settings.max_size
+        self._warned: set[str] = set()
 
     def request_ended(self, ended: RequestEnded) -> None:
         outcome = ended.outcome
@@ -217,6 +223,23 @@ class _Log(OutcomeSink):
             fetch_logger.info(
                 "robots.txt of %(origin)s changed for %(agent)s: %(change)s",
                 {"origin": ended.origin, "agent": self._agent, "change": ended.change.describe()},
+                extra={"spider": self._crawler.spider},
+            )
+        if conclusion.robots is not None and ended.result is not None and ended.origin not in self._warned:
+            self._warn_about_file(ended.origin, ended.result.body)
+
+    def _warn_about_file(self, origin: str, body: bytes) -> None:
+        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin."""
+        for warning in file_warnings(body, self._matching, max_size=self._max_size):
+            self._warned.add(origin)
+            problem = (
+                f"it is larger than REP_MAX_SIZE: only the first {self._max_size} bytes are read"
+                if warning.kind is LintKind.TOO_LARGE
+                else warning.message
+            )
+            fetch_logger.warning(
+                "robots.txt of %(origin)s (%(kind)s): %(problem)s",
+                {"origin": origin, "kind": warning.kind.value, "problem": problem},
                 extra={"spider": self._crawler.spider},
             )
 
@@ -414,5 +437,6 @@ def _next_step(conclusion: Conclusion) -> str:
     if plan.recovery is Recovery.USE_COPY:
         return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:.0f}s"
+        later = f", and new ones for {plan.delay:.0f}s" if plan.delay > 0 else ""
+        return f"; its requests are dropped{later}"
     return "; unreachable too long: allow all"

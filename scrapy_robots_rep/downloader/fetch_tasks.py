@@ -9,6 +9,7 @@ parked requests are released, the waiters woken (``docs/behaviour.md`` ยง5 and ย
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -311,8 +312,9 @@ def _change(previous: CacheRecord | None, result: FetchResult, conclusion: Concl
 
 
 def _ignore_cancel(failure: Failure) -> Failure | None:
-    """The fetch task was cancelled at close: nothing to report; any other failure goes on."""
-    return None if isinstance(failure.value, CancelledError) else failure
+    """The fetch task was cancelled at close: nothing to report; any other failure goes on. On the
+    asyncio reactor the task is an asyncio task, and its cancellation arrives as asyncio's own error."""
+    return None if isinstance(failure.value, (CancelledError, asyncio.CancelledError)) else failure
 
 
 async def _quietly(name: str, call: Any) -> Any:

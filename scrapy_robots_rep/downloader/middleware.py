@@ -57,6 +57,7 @@ from scrapy_robots_rep.downloader.startup import (
     check_order,
     load_store,
     log_start,
+    proxy_configured,
     start_up_errors,
     warn_unknown_settings,
 )
@@ -107,7 +108,7 @@ class RobotsMiddleware:
                 raise NotConfigured
             check_order(crawler.settings, cls)
             middleware = cls(crawler, build_parts(crawler))
-            log_start(middleware._settings, middleware.origins.store)
+            log_start(middleware._settings, middleware.origins.store, proxy_configured(crawler.settings))
         return middleware
 
     @property
