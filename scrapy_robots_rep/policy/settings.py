@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from scrapy_robots_rep.core.fields import ExtensionField, extension_rows
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
@@ -75,6 +76,12 @@ def _domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tup
 
 def _purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return reader.purposes(name)
+
+
+def _extension_fields(
+    reader: SettingsReader, name: str, default: tuple[ExtensionField, ...]
+) -> tuple[ExtensionField, ...]:
+    return reader.extension_fields(name)
 
 
 def _agent(reader: SettingsReader, name: str, default: str) -> str:
@@ -323,6 +330,16 @@ SETTINGS: tuple[Setting, ...] = (
         "10",
     ),
     Setting(
+        "REP_EXTENSION_FIELDS",
+        "extension_fields",
+        (),
+        _extension_fields,
+        "empty",
+        "robots.txt fields the parser does not define whose values the agent's rules keep "
+        "(`AgentRules.extension`): names, kept per group, or `ExtensionField` objects",
+        "2",
+    ),
+    Setting(
         "REP_HTTPCACHE_POLICY",
         "httpcache_policy",
         DEFAULT_HTTPCACHE_POLICY,
@@ -429,6 +446,7 @@ class RepSettings:
     page_noindex: str
     page_rel_nofollow: bool
     purposes: tuple[str, ...]
+    extension_fields: tuple[ExtensionField, ...]
     httpcache_policy: str
     report: str | None
     max_parked: int
@@ -561,6 +579,25 @@ class SettingsReader:
             if purpose not in purposes:
                 purposes.append(purpose)
         return tuple(purposes)
+
+    def extension_fields(self, name: str) -> tuple[ExtensionField, ...]:
+        """Extension fields: a list of names (each kept per group) or ``ExtensionField`` objects, or
+        one comma-separated string of names; each a field name the parser does not define."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries: list[Any] = [entry.strip() for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of field names or a comma-separated string, got {value!r}")
+        fields = tuple(ExtensionField(entry) if isinstance(entry, str) else entry for entry in entries)
+        try:
+            extension_rows(fields)
+        except (TypeError, ValueError) as error:
+            raise SettingsError(f"{name}: {error}") from None
+        return fields
 
     def domains(self, name: str) -> tuple[str, ...]:
         """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
