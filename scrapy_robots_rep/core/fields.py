@@ -219,8 +219,12 @@ RULE_FIELDS = frozenset(row.name for row in _ROWS if row.kept is Kept.RULE)
 RULE_WORDS = tuple(dict.fromkeys(word for row in _ROWS if row.kept is Kept.RULE for word in row.words))
 """A word every spelling of a rule field holds, lower-case."""
 
-GROUP_EXTRAS = tuple(row for row in _ROWS if row.member and row.kept is not Kept.RULE)
-"""The group members other than rules (delays, lines, values), in table order."""
+GROUP_EXTRAS = tuple(row for row in _ROWS if row.kept is Kept.DELAY or row.kept is Kept.LINES)
+"""The group members read by the scanner besides rules and values: delays and lines, in table order."""
+
+VALUE_FIELDS = tuple(row for row in _ROWS if row.kept is Kept.VALUES)
+"""The table's fields kept as values per group: read like declared extension fields
+(``AgentRules.extension``), so such a field needs its row and nothing else."""
 
 
 _LENIENT_STARTS = tuple(spelling for row in _ROWS if row.google for spelling in (row.name, *row.misspellings))

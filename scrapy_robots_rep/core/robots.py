@@ -21,6 +21,7 @@ from scrapy_robots_rep.core.fields import (
     LICENSE,
     MEMBER_FIELDS,
     SITEMAP,
+    VALUE_FIELDS,
     ExtensionField,
     Field,
     Kept,
@@ -43,13 +44,14 @@ _COMPILED_AGENTS_KEPT = 8
 class RobotsTxt:
     """A robots.txt body parsed in ``rfc9309`` or ``legacy`` matching mode."""
 
-    __slots__ = ("_compiled", "_extensions", "_file_values", "_grouped", "_low", "_mode", "_text")
+    __slots__ = ("_compiled", "_file_values", "_grouped", "_low", "_mode", "_text", "_value_fields")
 
-    def __init__(self, mode: MatchingMode, text: str, extensions: tuple[Field, ...] = ()) -> None:
+    def __init__(self, mode: MatchingMode, text: str, extensions: tuple[Field, ...] = VALUE_FIELDS) -> None:
+        """``extensions``: the fields kept as values (the table's, and those a caller declared)."""
         self._mode = mode
         self._text = text
         self._low = lowered(text)
-        self._extensions = extensions
+        self._value_fields = extensions
         self._file_values: dict[str, list[str]] = {}
         self._grouped: tuple[list[str], list[Group]] | None = None
         self._compiled: dict[str, AgentRules] = {}
@@ -72,7 +74,9 @@ class RobotsTxt:
             raise ValueError(f"max_size must be an int >= 0, got {max_size!r}")
         if not isinstance(body, str):
             body = bytes(body)
-        return cls(mode, decode(body, max_size), extension_rows(extensions) if extensions else ())
+        return cls(
+            mode, decode(body, max_size), VALUE_FIELDS + extension_rows(extensions) if extensions else VALUE_FIELDS
+        )
 
     @property
     def matching(self) -> str:
@@ -136,7 +140,7 @@ class RobotsTxt:
             )
         sitemaps = tuple(self.sitemaps)
         licenses = tuple(self.licenses)
-        extensions = self._extensions
+        extensions = self._value_fields
         if mode is RFC9309 and self._low is not None:
             found = scan_rfc9309(self._text, self._low, token, self._group_extras())
             if not found.spans:
@@ -189,26 +193,26 @@ class RobotsTxt:
             content_signal_lines=members.lines_of(CONTENT_SIGNAL),
             content_usage_lines=members.lines_of(CONTENT_USAGE),
             licenses=licenses,
-            extensions=self._extension_values(members) if self._extensions else _NO_EXTENSIONS,
+            extensions=self._extension_values(members) if self._value_fields else _NO_EXTENSIONS,
             fixed=fixed,
             reason=reason,
         )
 
     def _group_extras(self) -> tuple[Field, ...]:
         """The group members other than rules to read: the fields', and the per-group extensions."""
-        if not self._extensions:
+        if not self._value_fields:
             return GROUP_EXTRAS
-        per_group = tuple(row for row in self._extensions if row.kept is Kept.VALUES)
+        per_group = tuple(row for row in self._value_fields if row.kept is Kept.VALUES)
         return GROUP_EXTRAS + per_group if per_group else GROUP_EXTRAS
 
     def _extension_values(self, members: MemberValues) -> Mapping[str, tuple[str, ...]]:
-        """Each declared extension's values: the chosen groups' for a per-group one, else the file's."""
+        """The values of each field kept as values: the chosen groups' for a per-group one, else the file's."""
         return MappingProxyType(
             {
                 row.name: tuple(members.values.get(row.name, ()))
                 if row.kept is Kept.VALUES
                 else tuple(self._values_of(row))
-                for row in self._extensions
+                for row in self._value_fields
             }
         )
 
@@ -216,7 +220,7 @@ class RobotsTxt:
         """The file's lines and all its groups (read once, when first needed)."""
         if self._grouped is None:
             lines, directives = read_directives(self._text, self._mode.lenient)
-            members = MEMBER_FIELDS | {row.name for row in self._extensions if row.member}
+            members = MEMBER_FIELDS | {row.name for row in self._value_fields if row.member}
             self._grouped = lines, self._mode.group(directives, members)
         return self._grouped
 

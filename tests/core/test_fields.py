@@ -10,7 +10,7 @@ import pytest
 
 from scrapy_robots_rep import ExtensionField as PublicExtensionField
 from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, ExtensionField, RobotsTxt
-from scrapy_robots_rep.core.fields import FIELDS, MISSPELLINGS, RULE_FIELDS, Field, Kept
+from scrapy_robots_rep.core.fields import FIELDS, MISSPELLINGS, RULE_FIELDS, VALUE_FIELDS, Field, Kept
 from scrapy_robots_rep.core.lint import LintKind, lint
 from scrapy_robots_rep.core.rule_index import plain_values, read_rules
 from scrapy_robots_rep.policy.record_cache import CacheRecord
@@ -118,3 +118,16 @@ def test_extension_field_is_public() -> None:
     assert PublicExtensionField is ExtensionField
     with pytest.raises(ValueError, match="'extensions' must map"):
         AgentRules.from_dict({**AgentRules.allow_all("404").to_dict(), "extensions": {"LLM": ["x"]}})
+
+
+@pytest.mark.parametrize("prefix", ["", UNSCANNABLE], ids=["scanned", "read line by line"])
+def test_a_field_kept_as_values_needs_its_row_only(prefix: str) -> None:
+    """What a new row of ``FIELDS`` kept as values gets, with no other module edited: the parser,
+    grouping, the scanner and the plain-data form read it (here the row is handed to ``RobotsTxt``
+    as ``parse`` hands the table's own ``VALUE_FIELDS``)."""
+    row = Field("content-policy", "Content-Policy", Kept.VALUES)
+    body = prefix + "User-agent: *\nContent-Policy: https://a.com/policy\nDisallow: /x\n"
+    rules = RobotsTxt(MATCHING_MODES["rfc9309"], body, (*VALUE_FIELDS, row)).for_agent("mybot")
+    assert rules.extension("content-policy") == ("https://a.com/policy",)
+    assert AgentRules.from_dict(rules.to_dict()).extension("content-policy") == ("https://a.com/policy",)
+    assert not rules.allowed(f"{HOST}/x")
