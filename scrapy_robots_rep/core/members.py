@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.fields import FIELDS, MEMBER_FIELDS, RULE_FIELDS, Field, Kept
+from scrapy_robots_rep.core.fields import FIELDS, RULE_FIELDS, Field, Kept
 from scrapy_robots_rep.core.lines import Directive
-
-__all__ = ["MEMBER_FIELDS", "RULE_FIELDS", "Collected", "MemberValues", "collect"]
 
 
 @dataclass(slots=True)
@@ -36,17 +35,15 @@ class MemberValues:
             return
         kept = row.kept
         if kept is Kept.DELAY:
-            self.delays.append(read)  # type: ignore[arg-type]
+            self.delays.append(cast(float, read))
         elif kept is Kept.LINES:
             self.lines.setdefault(row.name, []).append(SourceLine(number, text))
         elif value:
             self.values.setdefault(row.name, []).append(value)
 
     def lines_of(self, name: str) -> tuple[SourceLine, ...]:
+        """The kept lines of the field ``name``, in file order."""
         return tuple(self.lines.get(name, ()))
-
-    def kept_values(self) -> Mapping[str, tuple[str, ...]]:
-        return {name: tuple(values) for name, values in self.values.items()}
 
 
 @dataclass(slots=True)
