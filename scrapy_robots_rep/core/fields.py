@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from scrapy_robots_rep.core.agents import value_token
 from scrapy_robots_rep.core.content_signals import read_signals
@@ -121,11 +121,15 @@ def _agent_problem(value: str) -> str | None:
     return f"{value!r} is not a product token (letters, '_' and '-' only): rfc9309 matching reads it as {token!r}"
 
 
-def _sitemap_problem(value: str) -> str | None:
+def _url_parts(value: str) -> SplitResult | None:
     try:
-        parts = urlsplit(value)
+        return urlsplit(value)
     except ValueError:
-        parts = None
+        return None
+
+
+def _sitemap_problem(value: str) -> str | None:
+    parts = _url_parts(value)
     if parts is not None and parts.scheme.lower() in ("http", "https") and parts.hostname:
         return None
     return f"Sitemap must be an absolute http(s) URL, got {value!r}"
@@ -133,10 +137,7 @@ def _sitemap_problem(value: str) -> str | None:
 
 def _license_problem(value: str) -> str | None:
     """An absolute URL is expected (RSL licences may be served over any scheme with a host)."""
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        parts = None
+    parts = _url_parts(value)
     if parts is not None and parts.scheme and parts.netloc and " " not in value:
         return None
     return f"License must be an absolute URL, got {value!r}"
