@@ -14,7 +14,7 @@ from scrapy.robotstxt import RobotParser
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.core.agent_rules import ActiveRules
-from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
