@@ -72,12 +72,8 @@ CRAWL_SETTINGS: dict[str, Any] = {
 MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "none": {"ROBOTSTXT_OBEY": False},
     "builtin": {"ROBOTSTXT_OBEY": True},
-    "rep": {"ROBOTSTXT_OBEY": False, "ADDONS": {"scrapy_robots_rep.Addon": 0}},
-    "signed": {
-        "ROBOTSTXT_OBEY": False,
-        "ADDONS": {"scrapy_robots_rep.Addon": 0},
-        "REP_SIGNATURE_AGENT": "https://bot.example.test",
-    },
+    "rep": {"ADDONS": {"scrapy_robots_rep.Addon": 0}},
+    "signed": {"ADDONS": {"scrapy_robots_rep.Addon": 0}, "REP_SIGNATURE_AGENT": "https://bot.example.test"},
 }
 """How each mode is set up; ``signed`` also gets a new key's file as ``REP_SIGNING_KEY`` (in the child)."""
 TEXT = (

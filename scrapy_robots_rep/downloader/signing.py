@@ -21,6 +21,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
+from scrapy_robots_rep.crawl.meta_keys import SIGNED_AT
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.startup import start_up_errors
 from scrapy_robots_rep.policy.settings import SettingsError
@@ -34,8 +35,6 @@ logger = logging.getLogger("scrapy_robots_rep")
 
 SIGNING_PRIORITY = 950
 """After ``HttpCacheMiddleware`` (900) and every Scrapy middleware that sets a header."""
-SIGNED_AT = "rep_signed_at"
-"""Meta key: when the request was last signed (``created``)."""
 RESIGN_AFTER = 60.0
 """Seconds a signed request may wait in its slot's queue before it is signed again as it is sent."""
 

@@ -119,6 +119,7 @@ async def test_every_request_sent_is_signed_afresh_and_verified(
         settings={
             "DOWNLOADER_MIDDLEWARES": {},
             "ADDONS": {"scrapy_robots_rep.Addon": 0},
+            "ROBOTSTXT_OBEY": True,
             "REP_SIGNING_KEY": str(key_file),
             "REP_SIGNATURE_AGENT": published.url,
             "REP_AUDIT_DIR": str(audit),
