@@ -66,3 +66,12 @@ def test_a_missing_cryptography_package_is_one_error_line(
     errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
     assert len(errors) == 1 and "REP_SIGNING_KEY needs the cryptography package" in errors[0]
     assert "pip install 'scrapy-robots-rep[signing]'" in errors[0]
+
+
+def test_the_add_on_places_signing_also_when_robots_txt_is_not_obeyed(key_file: str) -> None:
+    """ROBOTSTXT_OBEY = False turns the robots parts off; signing says who the robot is either way."""
+    for obey in (True, False):
+        settings = {"ADDONS": {"scrapy_robots_rep.Addon": 0}, "ROBOTSTXT_OBEY": obey}
+        crawler = get_crawler(settings_dict={**settings, "REP_SIGNING_KEY": key_file, "REP_SIGNATURE_AGENT": AGENT})
+        placed = crawler.settings.getwithbase("DOWNLOADER_MIDDLEWARES")
+        assert placed[SigningMiddleware] == 950, obey
