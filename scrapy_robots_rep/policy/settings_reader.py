@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.fields import ExtensionField, extension_rows
@@ -139,16 +139,8 @@ class SettingsReader:
     def purposes(self, name: str) -> tuple[str, ...]:
         """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
         (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
-        value = self.raw(name)
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
-        elif isinstance(value, (list, tuple, set, frozenset)):
-            entries = list(value)
-        else:
-            raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
         purposes: list[str] = []
+        entries = self._listed(name, "purposes", (list, tuple, set, frozenset))
         for entry in entries:
             purpose = PURPOSE_NAMES.get(entry.strip().lower()) if isinstance(entry, str) else None
             if purpose is None:
@@ -160,40 +152,32 @@ class SettingsReader:
 
     def objects(self, name: str) -> tuple[Any, ...]:
         """Import paths (or the objects themselves): a list or tuple, or one comma-separated string."""
-        value = self.raw(name)
-        if value is None:
-            return ()
-        entries = value.split(",") if isinstance(value, str) else value
-        if not isinstance(entries, (list, tuple)):
-            raise SettingsError(f"{name} must be a list of import paths or a comma-separated string, got {value!r}")
-        found: list[Any] = []
+        entries = self._listed(name, "import paths")
         for entry in entries:
-            if isinstance(entry, str):
-                entry = entry.strip()
-                if not entry:
-                    continue
-            elif not callable(entry):
+            if not isinstance(entry, str) and not callable(entry):
                 raise SettingsError(f"{name} lists import paths such as 'myproject.sinks.Metrics', got {entry!r}")
-            found.append(entry)
-        return tuple(found)
+        return tuple(entry.strip() if isinstance(entry, str) else entry for entry in entries)
 
     def domains(self, name: str) -> tuple[str, ...]:
         """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
-        value = self.raw(name)
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            entries = [entry for entry in value.split(",") if entry.strip()]
-        elif isinstance(value, (list, tuple)):
-            entries = list(value)
-        else:
-            raise SettingsError(f"{name} must be a list of domain names or a comma-separated string, got {value!r}")
         domains: list[str] = []
-        for entry in entries:
+        for entry in self._listed(name, "domain names"):
             domain = _domain(name, entry)
             if domain not in domains:
                 domains.append(domain)
         return tuple(domains)
+
+    def _listed(self, name: str, what: str, kinds: tuple[type[Collection[Any]], ...] = (list, tuple)) -> list[Any]:
+        """The entries of a list setting: a list (or another of ``kinds``), or one comma-separated
+        string (blank parts left out); none when not set."""
+        value = self.raw(name)
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [entry for entry in value.split(",") if entry.strip()]
+        if isinstance(value, kinds):
+            return list(value)
+        raise SettingsError(f"{name} must be a list of {what} or a comma-separated string, got {value!r}")
 
     @staticmethod
     def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
