@@ -75,6 +75,8 @@ class Evidence(OutcomeSink):
                 compress=settings.audit_compress,
                 warc=settings.audit_warc,
                 common=self._constant,
+                version=_version(),
+                signing_key=settings.audit_signing_key,
             )
             if settings.audit_dir is not None
             else None
@@ -227,6 +229,13 @@ class Evidence(OutcomeSink):
                 {"directory": trail.directory},
                 extra={"spider": self._crawler.spider},
             )
+
+
+def _version() -> str:
+    """The plugin's version (read when the trail starts: the package is imported whole by then)."""
+    import scrapy_robots_rep
+
+    return scrapy_robots_rep.__version__
 
 
 _NOTHING_SAID: dict[str, Any] = {

@@ -378,6 +378,15 @@ SETTINGS: tuple[Setting, ...] = (
         "11",
     ),
     Setting(
+        "REP_AUDIT_SIGNING_KEY",
+        "audit_signing_key",
+        None,
+        _optional_path,
+        "none (manifests unsigned)",
+        "sign each audit manifest with this Ed25519 private key (a PEM file; needs the `[signing]` extra)",
+        "11",
+    ),
+    Setting(
         "REP_PROVENANCE_FIELD",
         "provenance_field",
         None,
@@ -435,6 +444,7 @@ class RepSettings:
     audit_dir: str | None
     audit_compress: bool
     audit_warc: bool
+    audit_signing_key: str | None
     provenance_field: str | None
 
     @classmethod
@@ -449,6 +459,8 @@ class RepSettings:
             )
         if result.audit_warc and result.audit_dir is None:
             raise SettingsError("REP_AUDIT_WARC = True needs REP_AUDIT_DIR: the directory the WARC file is written to")
+        if result.audit_signing_key is not None and result.audit_dir is None:
+            raise SettingsError("REP_AUDIT_SIGNING_KEY needs REP_AUDIT_DIR: the directory whose manifests it signs")
         return result
 
 
