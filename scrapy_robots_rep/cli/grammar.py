@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from scrapy.settings import BaseSettings
 
 from scrapy_robots_rep.cli.audit import AUDIT_DESCRIPTION, add_audit_arguments, run_audit
+from scrapy_robots_rep.cli.audit_report import REPORT_DESCRIPTION, add_report_arguments, run_report
 from scrapy_robots_rep.cli.audit_verify import VERIFY_DESCRIPTION, add_verify_arguments, run_verify
 from scrapy_robots_rep.cli.check_command import CHECK_DESCRIPTION, add_check_arguments, run_check
 
@@ -74,6 +75,13 @@ COMMANDS: tuple[Command, ...] = (
         VERIFY_DESCRIPTION,
         add_verify_arguments,
         run_verify,
+    ),
+    Command(
+        "audit report",
+        "write a crawl's audit trail as one self-contained HTML page: robots.txt versions, decisions, pages, URLs",
+        REPORT_DESCRIPTION,
+        add_report_arguments,
+        run_report,
     ),
 )
 """Every subcommand, in the order ``--help`` lists them."""

@@ -96,7 +96,12 @@ class RobotsMiddleware:
             )
             self._saved = SavedRequests(crawler)
             self._reporter = CrawlReporter(
-                crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
+                crawler,
+                self.origins,
+                self.outcomes.accounting,
+                self._delays,
+                settings.report,
+                self._evidence.trail if self._evidence is not None else None,
             )
             self._purposes = settings.purposes
             log_start(crawler, settings, store)
