@@ -40,6 +40,9 @@ REP_PURPOSES = ["ai-use"]
 # Keep the evidence (docs/evidence.md): each robots.txt as received, each fetch, each decision and
 # what each page said, as files in audit/; `scrapy-robots audit audit URL` answers for one URL.
 REP_AUDIT_DIR = "audit"
+# ... and, at the end of the crawl, all of it as one HTML page to open in a browser (a name ending
+# in .json would write the JSON report instead); `scrapy-robots audit report` writes it any time.
+REP_REPORT = "report.html"
 
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
 LOG_LEVEL = "WARNING"

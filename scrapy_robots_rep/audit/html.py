@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -114,8 +115,8 @@ def _outcome_order(outcome: str) -> int:
     return OUTCOMES.index(outcome) if outcome in OUTCOMES else len(OUTCOMES)
 
 
-def render_html(report: TrailReport, generated: str) -> str:
-    """The report page; ``generated`` is the time it was made (RFC 3339)."""
+def render_html(report: TrailReport, generated: str) -> Iterator[str]:
+    """The report page, piece by piece (never whole in memory); ``generated`` is the time it was made."""
     from jinja2 import Environment, PackageLoader
 
     environment = Environment(
@@ -137,12 +138,13 @@ def render_html(report: TrailReport, generated: str) -> str:
         "script": FILTER_SCRIPT,
         "script_hash": script_hash,
     }
-    return template.render(context)
+    return template.generate(context)
 
 
 def write_html(report: TrailReport, path: str | Path, generated: str) -> Path:
     """Write the page to ``path`` (its folders made); the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(report, generated), encoding="utf-8")
+    with path.open("w", encoding="utf-8") as file:
+        file.writelines(render_html(report, generated))
     return path

@@ -15,14 +15,15 @@ from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from sys import intern
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from scrapy_robots_rep.audit.files import ROBOTS_DIR
 from scrapy_robots_rep.audit.reader import AuditDirectory
 from scrapy_robots_rep.core.robots import RobotsTxt
 
-URLS_KEPT = 500
+URLS_KEPT = 200
 """URL-table rows kept per origin: its last decisions (the counts cover every decision)."""
 SAYINGS_KEPT = 50
 """Distinct page sayings (directive sources) counted per origin; more are counted together."""
@@ -33,6 +34,18 @@ BUCKET_WIDTHS = (1, 10, 60, 600, 3600, 86400)
 BUCKETS_KEPT = 2000
 OUTCOMES = ("allowed", "disallowed", "dropped_unreachable", "refused_purposes", "exempt", "not_checked")
 _USAGE_LINE = re.compile(r"^\s*(content-signal|content-usage|license)\s*:", re.IGNORECASE)
+
+
+class UrlRow(NamedTuple):
+    """One row of the URL table: a decision, its repeated texts shared (interned)."""
+
+    time: str
+    url: str
+    decision: str
+    sha256: str | None
+    rule_line: int | None
+    rule_text: str | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,7 @@ class OriginReport:
     width: int = BUCKET_WIDTHS[0]
     refusing: Counter[tuple[str, int, str]] = field(default_factory=Counter)
     """(robots sha256, line, text) of each rule that refused, counted."""
-    urls: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=URLS_KEPT))
+    urls: deque[UrlRow] = field(default_factory=lambda: deque(maxlen=URLS_KEPT))
     pages: int = 0
     page_flags: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
@@ -183,15 +196,17 @@ def read_report(
         rule = line.get("rule")
         if kind == "disallowed" and rule is not None:
             report.refusing[(line.get("sha256") or "", rule.get("line", 0), rule.get("text", ""))] += 1
+        sha256 = line.get("sha256")
         report.urls.append(
-            {
-                "time": when,
-                "url": line.get("url", ""),
-                "decision": kind,
-                "sha256": line.get("sha256"),
-                "rule": rule,
-                "reason": line.get("reason", ""),
-            }
+            UrlRow(
+                when,
+                line.get("url", ""),
+                intern(kind),
+                intern(sha256) if sha256 else None,
+                rule.get("line") if rule else None,
+                intern(rule.get("text", "")) if rule else None,
+                intern(line.get("reason") or ""),
+            )
         )
     for line in trail.lines("pages"):
         line_origin = _origin_of(line.get("url", ""))

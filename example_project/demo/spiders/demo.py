@@ -134,6 +134,8 @@ class DemoSpider(scrapy.Spider):
                     site.page_gaps(origin.name),
                 )
         print(self.report.render(notes))
-        audit_dir = rep_settings(self.settings).audit_dir
-        if audit_dir:
-            print(f"\n{self.report.audit_lines(audit_dir)}")
+        settings = rep_settings(self.settings)
+        if settings.audit_dir:
+            print(f"\n{self.report.audit_lines(settings.audit_dir)}")
+            if settings.report and settings.report.endswith(".html"):
+                print(f"  read it all in a browser: {settings.report} (REP_REPORT), one page that works offline")
