@@ -7,6 +7,7 @@ report and verifies it, and prints each one's peak memory: Python's own allocati
 
     python benchmarks/bench_report.py                       # 1,000,000 decisions over 100 origins
     python benchmarks/bench_report.py --decisions 20000     # a quick run
+    python benchmarks/bench_report.py --smoke               # a tiny run to check that it works
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def measure(job: str, directory: Path, output: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="2,000 decisions over 10 origins")
     parser.add_argument("--decisions", type=int, default=1_000_000)
     parser.add_argument("--origins", type=int, default=100)
     parser.add_argument("--job", choices=("generate", "report", "verify"), help=argparse.SUPPRESS)
@@ -109,6 +111,8 @@ def main() -> None:
     if args.job is not None:
         measure(args.job, Path(args.directory), Path(args.directory).parent / "report.html")
         return
+    if args.smoke:
+        args.decisions, args.origins = 2000, 10
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary) / "audit"
         run = [sys.executable, __file__, "--directory", str(directory)]

@@ -337,7 +337,8 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         _optional_path,
         "none",
-        "write the end-of-crawl report to this JSON file (`{worker}` becomes host-pid)",
+        "write the end-of-crawl report to this JSON file, or the audit trail's HTML report to a `.html` one "
+        "(`{worker}` becomes host-pid)",
         "11",
     ),
     Setting(
