@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from scrapy_robots_rep.audit.report import OUTCOMES, TrailReport
+from scrapy_robots_rep.audit.verify import Verification
 
 COLOURS = {
     "allowed": "#2e7d32",
@@ -115,8 +116,9 @@ def _outcome_order(outcome: str) -> int:
     return OUTCOMES.index(outcome) if outcome in OUTCOMES else len(OUTCOMES)
 
 
-def render_html(report: TrailReport, generated: str) -> Iterator[str]:
-    """The report page, piece by piece (never whole in memory); ``generated`` is the time it was made."""
+def render_html(report: TrailReport, generated: str, verification: Verification | None = None) -> Iterator[str]:
+    """The report page, piece by piece (never whole in memory); ``generated`` is the time it was made,
+    ``verification`` what ``audit verify`` found in the directory (shown in the summary)."""
     from jinja2 import Environment, PackageLoader
 
     environment = Environment(
@@ -130,6 +132,7 @@ def render_html(report: TrailReport, generated: str) -> Iterator[str]:
     context: dict[str, Any] = {
         "report": report,
         "generated": generated,
+        "verification": verification,
         "outcomes": report.outcomes,
         "outcome_names": OUTCOMES,
         "colours": COLOURS,
@@ -141,10 +144,10 @@ def render_html(report: TrailReport, generated: str) -> Iterator[str]:
     return template.generate(context)
 
 
-def write_html(report: TrailReport, path: str | Path, generated: str) -> Path:
+def write_html(report: TrailReport, path: str | Path, generated: str, verification: Verification | None = None) -> Path:
     """Write the page to ``path`` (its folders made); the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as file:
-        file.writelines(render_html(report, generated))
+        file.writelines(render_html(report, generated, verification))
     return path

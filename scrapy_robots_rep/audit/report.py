@@ -31,7 +31,7 @@ BODY_LINES_SHOWN = 400
 """robots.txt lines shown per version (the rest is in the stored copy)."""
 BUCKET_WIDTHS = (1, 10, 60, 600, 3600, 86400)
 """Seconds a time bucket of the chart spans: the narrowest that keeps an origin in :data:`BUCKETS_KEPT`."""
-BUCKETS_KEPT = 2000
+BUCKETS_KEPT = 240
 OUTCOMES = ("allowed", "disallowed", "dropped_unreachable", "refused_purposes", "exempt", "not_checked")
 _USAGE_LINE = re.compile(r"^\s*(content-signal|content-usage|license)\s*:", re.IGNORECASE)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from scrapy_robots_rep.audit.html import write_html
 from scrapy_robots_rep.audit.report import URLS_KEPT, read_report
 from scrapy_robots_rep.audit.times import any_rfc3339, parse_rfc3339
+from scrapy_robots_rep.audit.verify import verify
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.cli.grammar import Context
@@ -23,7 +24,7 @@ REPORT_DESCRIPTION = (
     "origin the robots.txt versions in force (fetch times, status, hash, the agent's group with line numbers, "
     "the changes between versions), decisions by outcome over time, the rules that refused most, page-level "
     f"drops, Content-Usage / Content-Signal / License lines, and the last {URLS_KEPT} URLs decided, searchable. "
-    "The files are streamed, never loaded whole."
+    "The trail is verified as by audit verify, and the result shown. The files are streamed, never loaded whole."
 )
 
 
@@ -43,7 +44,7 @@ def run_report(parser: argparse.ArgumentParser, args: argparse.Namespace, contex
         report = read_report(args.directory, args.origin, since, until)
     except (ValueError, FileNotFoundError) as error:
         parser.error(str(error))
-    path = write_html(report, args.output, any_rfc3339(time.time()))
+    path = write_html(report, args.output, any_rfc3339(time.time()), verify(args.directory))
     decided = sum(report.outcomes.values())
     print(f"report of {decided} decision(s) over {len(report.origins)} origin(s) written to {path}")
     return 0

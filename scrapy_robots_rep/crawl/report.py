@@ -21,6 +21,7 @@ from scrapy_robots_rep import signals
 from scrapy_robots_rep.audit.html import write_html
 from scrapy_robots_rep.audit.report import read_report
 from scrapy_robots_rep.audit.times import any_rfc3339
+from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
@@ -142,7 +143,8 @@ class CrawlReporter:
             try:
                 if self._html and self._trail is not None:
                     self._trail.flush()
-                    write_html(read_report(self._trail.directory), path, any_rfc3339(time.time()))
+                    directory = self._trail.directory
+                    write_html(read_report(directory), path, any_rfc3339(time.time()), verify(directory))
                 else:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")

@@ -103,6 +103,8 @@ async def test_the_report_opens_offline_in_chromium_with_the_trails_numbers(site
     assert "<title>robots.txt compliance report" in dom and "PWNED</title>" not in dom
     assert "# &lt;script&gt;document.title='PWNED'" in dom
 
+    # The trail was verified, and the page says so.
+    assert '<p id="verification" class="holds">' in dom
     # The numbers shown are the trail's.
     total = re.search(r'<span id="total-decisions">(\d+)</span>', dom)
     assert total is not None and int(total.group(1)) == len(decisions)

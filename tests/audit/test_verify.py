@@ -109,6 +109,11 @@ def test_a_trail_as_written_holds_and_each_tampering_is_named(tmp_path: Path, co
     assert problems(removed) == [f"{fetches} line 2: names robots/{body}, which is missing"]
 
     assert main(["audit", "verify", str(edited)]) == 1
+    # The HTML report of a broken trail says so first, naming the line.
+    page = tmp_path / "edited.html"
+    assert main(["audit", "report", str(edited), "-o", str(page)]) == 0
+    html = page.read_text()
+    assert '<p id="verification" class="broken">' in html and f"{name} line 5: does not follow line 4" in html
 
 
 def test_a_torn_last_line_of_a_process_that_did_not_close_is_torn_not_tampering(tmp_path: Path) -> None:
