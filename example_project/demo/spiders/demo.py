@@ -9,6 +9,8 @@ pages and up to ten same-site links from each.
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -138,4 +140,5 @@ class DemoSpider(scrapy.Spider):
         if settings.audit_dir:
             print(f"\n{self.report.audit_lines(settings.audit_dir)}")
             if settings.report and settings.report.endswith(".html"):
-                print(f"  read it all in a browser: {settings.report} (REP_REPORT), one page that works offline")
+                page = os.path.abspath(settings.report)
+                print(f"  read it all in a browser: {page} (REP_REPORT), one page that works offline")

@@ -23,9 +23,10 @@ from scrapy_robots_rep.audit.report import read_report
 from scrapy_robots_rep.audit.times import any_rfc3339
 from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import looping_call
+from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.audit import AuditTrail
     from scrapy_robots_rep.downloader.fetch_tasks import Origins
     from scrapy_robots_rep.downloader.slot_delays import SlotDelays
-    from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger("scrapy_robots_rep")
@@ -56,15 +56,16 @@ class CrawlReporter:
     def __init__(
         self,
         crawler: Crawler,
+        outcomes: Outcomes,
         origins: Origins,
-        accounting: Accounting,
         delays: SlotDelays | None,
         path: str | None,
         trail: AuditTrail | None = None,
     ) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._origins = origins
-        self._accounting = accounting
+        self._accounting = outcomes.accounting
         self._delays = delays
         if path is not None and Path(path).is_dir():
             raise SettingsError(f"REP_REPORT must name a file to write (.json, or .html), {path!r} is a directory")
@@ -116,7 +117,7 @@ class CrawlReporter:
         extra = {"spider": self._crawler.spider}
         if waiting:
             count = sum(waiting.values())
-            Outcomes.of(self._crawler).gauge("rep/requests/still_deferred", count)
+            self._outcomes.gauge(Stat.REQUESTS_STILL_DEFERRED, count)
             logger.warning(
                 "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of %(origins)s%(saved)s",
                 {
