@@ -218,10 +218,13 @@ class Evidence(OutcomeSink):
 
 
 def _version() -> str:
-    """The plugin's version (read when the trail starts: the package is imported whole by then)."""
-    import scrapy_robots_rep
+    """The plugin's version as installed (``unknown`` when run from an uninstalled source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return scrapy_robots_rep.__version__
+    try:
+        return version("scrapy-robots-rep")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 _NOTHING_SAID: dict[str, Any] = {

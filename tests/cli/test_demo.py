@@ -225,7 +225,9 @@ def comparable(report: str, audit: Path | None = None) -> str:
     """The report without what varies from run to run: ports, deferral counts, spacing, the audit directory."""
     if audit is not None:
         report = report.replace(str(audit), "/path/to/scrapy-robots-rep/example_project/audit")
-        report = report.replace(str(audit.parent / "report.html"), "/path/to/scrapy-robots-rep/example_project/report.html")
+        report = report.replace(
+            str(audit.parent / "report.html"), "/path/to/scrapy-robots-rep/example_project/report.html"
+        )
     report = report.replace(str(Path(sys.executable).parent), "/path/to/scrapy-robots-rep/.venv/bin")
     report = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1:PORT", report)
     report = re.sub(r"\d+ waited for robots.txt", "N waited for robots.txt", report)

@@ -10,7 +10,6 @@ pages and up to ten same-site links from each.
 from __future__ import annotations
 
 import os
-
 from collections.abc import AsyncIterator
 from typing import Any
 
