@@ -101,6 +101,25 @@ REDIS_URL_SETTINGS = ("REP_REDIS_URL", "REDIS_URL")
 """Where the shared store's Redis URL is read from, in order."""
 
 
+def _redis_params(reader: SettingsReader, name: str, default: dict[str, Any]) -> dict[str, Any]:
+    """``REP_REDIS_PARAMS``, else scrapy-redis's ``REDIS_PARAMS``: options of the redis-py client.
+
+    The value is never echoed in an error: it may hold a password.
+    """
+    for source in REDIS_PARAMS_SETTINGS:
+        value = reader.raw(source)
+        if value is None:
+            continue
+        if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+            raise SettingsError(f"{source} must be a dict of redis-py client options (keyword: value)")
+        return dict(value)
+    return dict(default)
+
+
+REDIS_PARAMS_SETTINGS = ("REP_REDIS_PARAMS", "REDIS_PARAMS")
+"""Where the shared store's client options are read from, in order."""
+
+
 def _choice(allowed: Iterable[str]) -> Read:
     names = tuple(allowed)
     return lambda reader, name, default: reader.choice(name, default, names)
@@ -244,6 +263,15 @@ SETTINGS: tuple[Setting, ...] = (
         _redis_url,
         "scrapy-redis's `REDIS_URL`, else `redis://localhost:6379/0`",
         "the Redis server of `RedisStore`",
+        "6",
+    ),
+    Setting(
+        "REP_REDIS_PARAMS",
+        "redis_params",
+        {},
+        _redis_params,
+        "scrapy-redis's `REDIS_PARAMS`, else none",
+        "options of `RedisStore`'s redis-py client (TLS certificates, username, password...)",
         "6",
     ),
     Setting(
@@ -419,6 +447,7 @@ class RepSettings:
     cache_max_origins: int
     cache_backend: str | None
     redis_url: str
+    redis_params: dict[str, Any]
     redis_prefix: str
     redis_lock_timeout: float
     redis_timeout: float

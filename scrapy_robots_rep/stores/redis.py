@@ -16,7 +16,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 try:
@@ -58,6 +58,10 @@ CLOSE_WAIT = 10.0
 MAX_CONNECTIONS = 32
 """Connections per process; a call waits for a free one (a burst of origins is no outage)."""
 
+IGNORED_PARAMS = ("decode_responses", "redis_cls", "connection_pool")
+"""Client options of ``REP_REDIS_PARAMS``/``REDIS_PARAMS`` the store does not take: records are
+bytes, and scrapy-redis's ``redis_cls`` names its own client class."""
+
 
 class RedisStore(SharedStore):
     """Per-origin robots.txt records shared by a fleet through Redis (``docs/stores.md``).
@@ -66,6 +70,8 @@ class RedisStore(SharedStore):
 
     - ``REP_REDIS_URL``: the Redis server; by default scrapy-redis's ``REDIS_URL``, else
       ``redis://localhost:6379/0``.
+    - ``REP_REDIS_PARAMS``: options of the redis-py client (TLS certificates, username,
+      password...); by default scrapy-redis's ``REDIS_PARAMS``.
     - ``REP_REDIS_PREFIX`` (default ``"rep:"``): prefix of every key and channel, to share
       one Redis between fleets or with scrapy-redis.
     - ``REP_REDIS_LOCK_TIMEOUT`` (default 10 s): lifetime of an origin's fetch lock, and the
@@ -128,17 +134,22 @@ class RedisStore(SharedStore):
         url = settings.redis_url
         timeout = settings.redis_timeout
         source = next((name for name in REDIS_URL_SETTINGS if crawler.settings.get(name)), None)
+        options: dict[str, Any] = {
+            "max_connections": MAX_CONNECTIONS,
+            "timeout": None,
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            "retry": Retry(NoBackoff(), 1),
+        }
+        options.update(settings.redis_params)
+        for ours in IGNORED_PARAMS:
+            options.pop(ours, None)
+        shown = _without_password(url)
         try:
-            pool = BlockingConnectionPool.from_url(
-                url,
-                max_connections=MAX_CONNECTIONS,
-                timeout=None,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-                retry=Retry(NoBackoff(), 1),
-            )
+            pool = BlockingConnectionPool.from_url(url, **options)
         except ValueError as error:
-            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({error}): {url!r}") from None
+            reason = str(error).replace(url, shown)
+            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({reason}): {shown!r}") from None
         return cls(
             Redis(connection_pool=pool),
             scope=Scope.of(settings),
@@ -146,7 +157,7 @@ class RedisStore(SharedStore):
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
-            where=f"{_without_password(url)} (from {source or 'the default'})",
+            where=f"{shown} (from {source or 'the default'})",
         )
 
     @property
