@@ -173,8 +173,9 @@ class RedisStore(SharedStore):
 
     async def store(self, origin: str, record: CacheRecord) -> None:
         """Share ``record`` and wake the processes waiting for it (kept for later if Redis is down)."""
-        if await self._guarded(lambda: self._write(origin, record), False):
-            self.count("stores")
+        written = await self._guarded(lambda: self._write(origin, record), None)
+        if written is not None:
+            self.count("stores" if written else "refused")
             return
         self._unsynced[origin] = record
         self._unsynced.move_to_end(origin)
@@ -192,7 +193,7 @@ class RedisStore(SharedStore):
         key = self._lock_key(origin)
         keys = [key, self._record_key(origin)]
         taken = await self._guarded(
-            lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms, repr(time.time())]), None
+            lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms]), None
         )
         if taken is None:
             return True
@@ -297,6 +298,7 @@ class RedisStore(SharedStore):
         return f"{self._prefix}pace:{self.key(origin)}"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
+        """Store ``record``; ``False`` when Redis kept a newer one instead."""
         lifetime = max(record.expires_at - time.time(), 0.0) + self._keep_after_expiry
         args: list[str | int | bytes] = [
             repr(record.fetched_at),
@@ -306,8 +308,7 @@ class RedisStore(SharedStore):
             self._channel,
             self.key(origin),
         ]
-        await self._store_script(keys=[self._record_key(origin)], args=args)
-        return True
+        return bool(await self._store_script(keys=[self._record_key(origin)], args=args))
 
     async def _peek(self, origin: str) -> tuple[CacheRecord | None, bool]:
         async with self._client.pipeline(transaction=False) as pipe:
@@ -397,9 +398,10 @@ class RedisStore(SharedStore):
         ``retry``, keep trying every ``RETRY_INTERVAL`` until all are written."""
         while self._unsynced:
             origin, record = next(iter(self._unsynced.items()))
-            if await self._guarded(functools.partial(self._write, origin, record), False):
+            written = await self._guarded(functools.partial(self._write, origin, record), None)
+            if written is not None:
                 self._unsynced.pop(origin, None)
-                self.count("resynced")
+                self.count("resynced" if written else "refused")
                 continue
             if not retry:
                 return

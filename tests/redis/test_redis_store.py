@@ -291,3 +291,34 @@ def _peeks(server: RedisServer) -> int:
     """Record reads Redis has answered (``HGET`` calls)."""
     with server.client() as client:
         return int(client.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+
+
+@on_asyncio
+async def test_a_store_redis_refused_for_a_newer_record_is_not_counted_stored(open_store, redis_server) -> None:
+    first, late = open_store(), open_store()
+    newer = record()
+    await first.store.store(ORIGIN, newer)
+    await late.store.store(ORIGIN, record(fetched_at=newer.fetched_at - 100))
+    assert (first.stat("stores"), late.stat("stores"), late.stat("refused")) == (1, 0, 1)
+    with redis_server.client() as client:
+        assert float(client.hget(RECORD_KEY, "fetched_at")) == newer.fetched_at
+
+
+class _FastClock:
+    """A worker's clock two hours fast (its monotonic clock is untouched)."""
+
+    monotonic = staticmethod(time.monotonic)
+
+    @staticmethod
+    def time() -> float:
+        return time.time() + 7200
+
+
+@on_asyncio
+async def test_whether_a_record_is_fresh_for_the_lock_is_decided_on_redis_clock(
+    open_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer, fast = open_store(), open_store()
+    await writer.store.store(ORIGIN, record(lifetime=600))
+    monkeypatch.setattr(redis_store, "time", _FastClock)
+    assert await fast.store.acquire_fetch(ORIGIN) is False, "fresh on Redis's clock: nothing to fetch"
