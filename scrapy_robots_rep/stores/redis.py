@@ -192,9 +192,7 @@ class RedisStore(SharedStore):
         """
         key = self._lock_key(origin)
         keys = [key, self._record_key(origin)]
-        taken = await self._guarded(
-            lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms]), None
-        )
+        taken = await self._guarded(lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms]), None)
         if taken is None:
             return True
         if not taken:
