@@ -117,18 +117,25 @@ async def test_prefix_separates_fleets(open_store) -> None:
 
 @on_asyncio
 async def test_a_live_holder_keeps_its_lock_beyond_the_timeout(open_store, redis_server) -> None:
-    holder, other = open_store(REP_REDIS_LOCK_TIMEOUT=2), open_store(REP_REDIS_LOCK_TIMEOUT=2)
+    lifetime = 2
+    holder, other = open_store(REP_REDIS_LOCK_TIMEOUT=lifetime), open_store(REP_REDIS_LOCK_TIMEOUT=lifetime)
     assert await holder.store.acquire_fetch(ORIGIN)
     taken = time.monotonic()
-    renewals = 0
+    # A renewal is seen as the lock's TTL going up; a lock that expired is never renewed again
+    # (only its owner's token renews), so renewals seen past the lifetime mean it never lapsed.
+    renewals = []
     with redis_server.client() as client:
         last = client.pttl(LOCK_KEY)
-        while renewals < 2 or time.monotonic() - taken <= 2:
-            await asyncio.sleep(0.05)
+
+        def renewed_past_its_lifetime() -> bool:
+            nonlocal last
             ttl = client.pttl(LOCK_KEY)
-            assert ttl > 0, "the live holder's lock expired"
-            renewals += ttl > last
+            if ttl > last > 0:
+                renewals.append(time.monotonic() - taken)
             last = ttl
+            return any(at > lifetime for at in renewals)
+
+        await _until(renewed_past_its_lifetime, "the holder renewed its lock past its lifetime")
     assert not await other.store.acquire_fetch(ORIGIN), "held beyond its timeout, renewed"
 
 
@@ -177,19 +184,22 @@ asyncio.run(hold())
 
 
 @on_asyncio
-async def test_waiter_is_woken_by_the_store_notification(open_store, monkeypatch) -> None:
+async def test_waiter_is_woken_by_the_store_notification(open_store, redis_server, monkeypatch) -> None:
     monkeypatch.setattr(redis_store, "POLL_INTERVAL", 30.0)
     fetcher, waiter = open_store(), open_store()
     stored = record()
     assert await fetcher.store.acquire_fetch(ORIGIN)
+    timeout = 10
     started = time.monotonic()
-    waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=10))
-    await asyncio.sleep(0.3)
+    waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=timeout))
+    await _until(lambda: _subscribers(redis_server) > 0, "the waiter listens for notifications")
     await fetcher.store.store(ORIGIN, stored)
     await fetcher.store.release_fetch(ORIGIN)
     found = await waiting
     assert found is not None and found.to_dict() == stored.to_dict()
-    assert time.monotonic() - started < 5, "without polling, only the notification ends the wait early"
+    # it polls every 30 s: only the notification ends the wait before its timeout
+    assert time.monotonic() - started < timeout, "woken by the notification"
+    assert waiter.stat("wait/woken") == 1
 
 
 @on_asyncio
@@ -285,6 +295,11 @@ async def _until(condition: Callable[[], object], what: str, timeout: float = 30
 def _missing(server: RedisServer) -> bool:
     with server.client() as client:
         return not client.exists(RECORD_KEY)
+
+
+def _subscribers(server: RedisServer) -> int:
+    with server.client() as client:
+        return int(client.pubsub_numsub("rep:stored")[0][1])
 
 
 def _peeks(server: RedisServer) -> int:
