@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     per_origin = grown / origins
     print(f"plain JSON: {plain / origins:,.0f} bytes per record")
     print(f"Redis MEMORY USAGE: {used / origins:,.0f} bytes per origin ({used / 1e6:,.1f} MB for {origins:,} origins)")
-    print(f"Redis used_memory growth: {per_origin:,.0f} bytes per origin ({grown / 1e6:,.1f} MB), what an operator pays")
+    print(
+        f"Redis used_memory growth: {per_origin:,.0f} bytes per origin ({grown / 1e6:,.1f} MB), what an operator pays"
+    )
     print(f"shortest key TTL: {shortest / 86400:.1f} days (record lifetime plus REP_UNREACHABLE_MAX_AGE)")
     if corpus.resolve() == SAMPLE.resolve():
         # The sample was chosen for variety, not size: its files are about four times the corpus's mean.

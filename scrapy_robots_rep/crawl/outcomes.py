@@ -4,34 +4,40 @@ Every checked request ends in exactly one :class:`RequestOutcome` (after being d
 every robots.txt fetch attempt ends in a conclusion. ``Outcomes`` is told each of them once and
 tells its sinks: the crawl stats, the log, the signals (``scrapy_robots_rep.signals``) and the
 per-origin counts the end-of-crawl report reads. Other counters (cache, Crawl-delay, page-level
-directives, shared stores) are counted through it too, so no other module writes crawl stats.
-One more sink is one more :class:`OutcomeSink` given to :meth:`add_sink`: the audit trail
-(``crawl/evidence.py``) is one.
+directives) are counted through it too. One more sink is one more :class:`OutcomeSink`: the
+audit trail (``crawl/evidence.py``) is one, and ``REP_OUTCOME_SINKS`` names a project's own
+(each built with Scrapy's ``build_from_crawler``, so it may take the crawler in ``from_crawler``).
 
-One ``Outcomes`` per crawler (:meth:`Outcomes.of`), shared by both middlewares.
+One ``Outcomes`` per crawler, made with the crawler's other shared parts (``crawl/parts.py``) and
+handed to every component that tells it something.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar, NoReturn
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, NoReturn
 
 from scrapy import signals as scrapy_signals
+from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.core.lint import LintKind, file_warnings
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Recovery
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.signalmanager import SignalManager
     from scrapy.statscollectors import StatsCollector
 
     from scrapy_robots_rep.core import Decision
@@ -113,17 +119,19 @@ class OutcomeSink:
         """A request or item a page yielded was dropped."""
 
 
-_STAT_KEYS = {
-    RequestOutcome.ALLOWED: ("rep/requests/allowed",),
-    RequestOutcome.DISALLOWED: ("rep/requests/disallowed", "robotstxt/forbidden"),
+_STATS_OF = {
+    RequestOutcome.ALLOWED: (Stat.REQUESTS_ALLOWED,),
+    RequestOutcome.DISALLOWED: (Stat.REQUESTS_DISALLOWED, Stat.SCRAPY_FORBIDDEN),
     RequestOutcome.REFUSED_PURPOSES: (
-        "rep/requests/refused_purposes",
-        "rep/requests/disallowed",
-        "robotstxt/forbidden",
+        Stat.REQUESTS_REFUSED_PURPOSES,
+        Stat.REQUESTS_DISALLOWED,
+        Stat.SCRAPY_FORBIDDEN,
     ),
-    RequestOutcome.DROPPED_UNREACHABLE: ("rep/requests/dropped_unreachable",),
-    RequestOutcome.DEFERRED: ("rep/requests/deferred",),
+    RequestOutcome.DROPPED_UNREACHABLE: (Stat.REQUESTS_DROPPED_UNREACHABLE,),
+    RequestOutcome.DEFERRED: (Stat.REQUESTS_DEFERRED,),
 }
+_STAT_KEYS = {outcome: tuple(stat.key() for stat in stats) for outcome, stats in _STATS_OF.items()}
+"""The stats each request outcome adds to, by name (worked out once: this runs for every request)."""
 
 
 class _Stats(OutcomeSink):
@@ -138,26 +146,31 @@ class _Stats(OutcomeSink):
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         record = ended.conclusion.record
-        self._stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
+        self._stats.inc_value(Stat.ROBOTS_OUTCOME.key(record.outcome.value))
         if record.lifetime_source is not None:
-            self._stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
+            self._stats.inc_value(Stat.ROBOTS_LIFETIME.key(record.lifetime_source.value))
         if ended.revalidated is not None:
-            self._stats.inc_value(f"rep/robots/revalidated/{'not_modified' if ended.revalidated else 'modified'}")
+            self._stats.inc_value(Stat.ROBOTS_REVALIDATED.key("not_modified" if ended.revalidated else "modified"))
         if ended.change is not None:
-            self._stats.inc_value("rep/robots/changed")
+            self._stats.inc_value(Stat.ROBOTS_CHANGED.key())
 
     def page_dropped(self, dropped: PageDropped) -> None:
-        what = "requests_dropped" if dropped.request is not None else "items_dropped"
-        self._stats.inc_value(f"rep/page/{what}/{dropped.kind}")
+        stat = Stat.PAGE_REQUESTS_DROPPED if dropped.request is not None else Stat.PAGE_ITEMS_DROPPED
+        self._stats.inc_value(stat.key(dropped.kind))
 
 
 class _Log(OutcomeSink):
     """The log lines: each refusal at DEBUG (drops of unreachable origins at INFO), each failed fetch
-    and each change of an origin's rules at INFO."""
+    and each change of an origin's rules at INFO, and once per origin a WARNING when what it serves
+    as robots.txt is not one, or is larger than ``REP_MAX_SIZE`` (the lint's file-wide warnings)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self._crawler = crawler
-        self._agent = rep_settings(crawler.settings).user_agent
+        settings = rep_settings(crawler.settings)
+        self._agent = settings.user_agent
+        self._matching = settings.matching
+        self._max_size = settings.max_size
+        self._warned: set[str] = set()
 
     def request_ended(self, ended: RequestEnded) -> None:
         outcome = ended.outcome
@@ -210,6 +223,23 @@ class _Log(OutcomeSink):
             fetch_logger.info(
                 "robots.txt of %(origin)s changed for %(agent)s: %(change)s",
                 {"origin": ended.origin, "agent": self._agent, "change": ended.change.describe()},
+                extra={"spider": self._crawler.spider},
+            )
+        if conclusion.robots is not None and ended.result is not None and ended.origin not in self._warned:
+            self._warn_about_file(ended.origin, ended.result.body)
+
+    def _warn_about_file(self, origin: str, body: bytes) -> None:
+        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin."""
+        for warning in file_warnings(body, self._matching, max_size=self._max_size):
+            self._warned.add(origin)
+            problem = (
+                f"it is larger than REP_MAX_SIZE: only the first {self._max_size} bytes are read"
+                if warning.kind is LintKind.TOO_LARGE
+                else warning.message
+            )
+            fetch_logger.warning(
+                "robots.txt of %(origin)s (%(kind)s): %(problem)s",
+                {"origin": origin, "kind": warning.kind.value, "problem": problem},
                 extra={"spider": self._crawler.spider},
             )
 
@@ -291,26 +321,23 @@ class _Counts(OutcomeSink):
 class Outcomes:
     """Told how each request and robots.txt fetch ended; tells the stats, log, signals and report."""
 
-    _OF: ClassVar[WeakKeyDictionary[Crawler, Outcomes]] = WeakKeyDictionary()
-
-    def __init__(self, crawler: Crawler) -> None:
-        stats = crawler.stats
-        assert stats is not None
-        self._stats: StatsCollector = stats
-        self._crawler = crawler
-        self.accounting = Accounting()
-        self._sinks: list[OutcomeSink] = [_Stats(stats), _Log(crawler), _Signals(crawler), _Counts(self.accounting)]
+    def __init__(
+        self, stats: StatsCollector, signals: SignalManager, accounting: Accounting, sinks: Iterable[OutcomeSink]
+    ) -> None:
+        self._stats = stats
+        self._signals = signals
+        self.accounting = accounting
+        self._sinks = list(sinks)
 
     @classmethod
-    def of(cls, crawler: Crawler) -> Outcomes:
-        """The crawler's one ``Outcomes``, made on first use."""
-        outcomes = cls._OF.get(crawler)
-        if outcomes is None:
-            outcomes = cls._OF[crawler] = cls(crawler)
-        return outcomes
-
-    def add_sink(self, sink: OutcomeSink) -> None:
-        self._sinks.append(sink)
+    def from_crawler(cls, crawler: Crawler, *more: OutcomeSink) -> Outcomes:
+        """The crawler's outcome owner: its stats, log, signals and report counts, then ``more``
+        (the audit trail), then the sinks ``REP_OUTCOME_SINKS`` names."""
+        stats = crawler.stats
+        assert stats is not None
+        accounting = Accounting()
+        own = (_Stats(stats), _Log(crawler), _Signals(crawler), _Counts(accounting))
+        return cls(stats, crawler.signals, accounting, (*own, *more, *configured_sinks(crawler)))
 
     def allowed(self, request: Request, origin: str, record: CacheRecord) -> None:
         self._request_ended(RequestEnded(RequestOutcome.ALLOWED, request, origin, record=record))
@@ -360,24 +387,45 @@ class Outcomes:
 
     def record_kept(self, origin: str, record: CacheRecord) -> None:
         """An attempt gave ``origin`` the record its requests are now decided by."""
-        self._crawler.signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
+        self._signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
 
     def page_dropped(self, response: Response, kind: str, why: str | None, request: Request | None = None) -> None:
         dropped = PageDropped(response, kind, why, request)
         for sink in self._sinks:
             sink.page_dropped(dropped)
 
-    def count(self, key: str, count: int = 1) -> None:
-        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...)."""
-        self._stats.inc_value(key, count)
+    def count(self, stat: Stat, part: object = None, *, by: int = 1) -> None:
+        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...); ``part``
+        names the member of a family (``Stat.ROBOTS_STATUS``: the status)."""
+        self._stats.inc_value(stat.key(part), by)
 
-    def gauge(self, key: str, value: int) -> None:
+    def gauge(self, stat: Stat, value: int) -> None:
         """Set a crawl stat that is a level, not a count (cache evictions so far, requests still waiting)."""
-        self._stats.set_value(key, value)
+        self._stats.set_value(stat.key(), value)
 
     def _request_ended(self, ended: RequestEnded) -> None:
         for sink in self._sinks:
             sink.request_ended(ended)
+
+
+def configured_sinks(crawler: Crawler) -> list[OutcomeSink]:
+    """The sinks ``REP_OUTCOME_SINKS`` names, each built with ``build_from_crawler``; a start-up error
+    naming the setting for one that cannot be loaded or is not an :class:`OutcomeSink`."""
+    sinks = []
+    for path in rep_settings(crawler.settings).outcome_sinks:
+        try:
+            sink_class = load_object(path)
+        except (ImportError, AttributeError, NameError, ValueError) as error:
+            message = str(error).replace("\n", " ")
+            raise SettingsError(f"REP_OUTCOME_SINKS entry {path!r} cannot be loaded: {message}") from error
+        sink = build_from_crawler(sink_class, crawler)
+        if not isinstance(sink, OutcomeSink):
+            raise SettingsError(
+                f"REP_OUTCOME_SINKS entry {path!r} is not an OutcomeSink "
+                "(subclass scrapy_robots_rep.crawl.outcomes.OutcomeSink)"
+            )
+        sinks.append(sink)
+    return sinks
 
 
 def _next_step(conclusion: Conclusion) -> str:
@@ -389,5 +437,6 @@ def _next_step(conclusion: Conclusion) -> str:
     if plan.recovery is Recovery.USE_COPY:
         return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:.0f}s"
+        later = f", and new ones for {plan.delay:.0f}s" if plan.delay > 0 else ""
+        return f"; its requests are dropped{later}"
     return "; unreachable too long: allow all"

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.meta_keys import FLEET_SLOT
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -34,8 +36,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PACED = "rep_fleet_slot"
-"""Meta key of a request holding its origin's fleet-wide slot: the slot's token."""
+PACED = FLEET_SLOT
 
 LEASE_MARGIN = 5.0
 """Seconds a slot is held beyond the download timeout and the delay, in case its process dies."""
@@ -51,8 +52,9 @@ class _Held:
 class FleetPacing:
     """Takes an origin's fleet-wide download slot before its request is downloaded; frees it after."""
 
-    def __init__(self, crawler: Crawler, store: SharedStore) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, store: SharedStore) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._store = store
         self._name = f"{socket.gethostname()}:{os.getpid()}"
         self._tokens = itertools.count(1)
@@ -71,7 +73,7 @@ class FleetPacing:
         await turn.acquire()
         token = f"{self._name}:{next(self._tokens)}"
         lease = float(request.meta.get("download_timeout", self._timeout)) + delay + LEASE_MARGIN
-        outcomes = Outcomes.of(self._crawler)
+        outcomes = self._outcomes
         try:
             pause = self._not_before.pop(origin, 0.0) - asyncio.get_running_loop().time()
             if pause > 0:
@@ -84,12 +86,12 @@ class FleetPacing:
                     return
                 if wait <= 0:
                     break
-                outcomes.count("rep/crawl_delay/fleet_waits")
+                outcomes.count(Stat.CRAWL_DELAY_FLEET_WAITS)
                 await asyncio.sleep(min(wait, delay))
         except BaseException:
             turn.release()
             raise
-        outcomes.count("rep/crawl_delay/fleet_slots")
+        outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS)
         request.meta[PACED] = token
         self._held[token] = _Held(origin, delay, turn)
 

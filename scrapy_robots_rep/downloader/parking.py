@@ -22,10 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.crawl.outcomes import Outcomes
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
 
 RELEASED_PER_DOWNLOAD = 2
@@ -145,3 +148,12 @@ class Parking:
     def _on_scheduler_empty(self) -> None:
         if self._ready:
             self.give_back()
+
+
+def shared_parking(crawler: Crawler, outcomes: Outcomes, lease: float) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
+    if getattr(engine_scheduler(crawler.engine), "server", None) is None:
+        return None
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
+    return SharedParking.of(crawler, outcomes, lease)

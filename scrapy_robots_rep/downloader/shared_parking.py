@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler, looping_call
+from scrapy_robots_rep.policy.stat_names import Stat
 from scrapy_robots_rep.stores import redis_scripts
 
 if TYPE_CHECKING:
@@ -46,8 +47,9 @@ SWEEP_BATCH = 100
 class SharedParking:
     """Parked requests in the scheduler's Redis, under a lease; built by :meth:`of` for a scrapy-redis scheduler."""
 
-    def __init__(self, crawler: Crawler, scheduler: Any, kind: str, lease: float) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, scheduler: Any, kind: str, lease: float) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._scheduler = scheduler
         self._kind = kind
         self._lease_ms = max(1, round(lease * 1000))
@@ -65,7 +67,7 @@ class SharedParking:
         self._loop: Any = None
 
     @classmethod
-    def of(cls, crawler: Crawler, lease: float) -> SharedParking | None:
+    def of(cls, crawler: Crawler, outcomes: Outcomes, lease: float) -> SharedParking | None:
         """For the crawl's scheduler when it is scrapy-redis's with a queue it knows; else ``None``."""
         scheduler = engine_scheduler(crawler.engine)
         queue = getattr(scheduler, "queue", None)
@@ -79,7 +81,7 @@ class SharedParking:
                 ", ".join(QUEUE_KINDS),
             )
             return None
-        return cls(crawler, scheduler, kind, lease)
+        return cls(crawler, outcomes, scheduler, kind, lease)
 
     def start(self) -> None:
         """Renew this process's leases and sweep expired ones, every third of the lease."""
@@ -145,7 +147,7 @@ class SharedParking:
             self._renew(keys=[self._key(origin) for origin in self.held], args=[self._lease_ms, self._leases])
         swept = int(self._sweep(keys=[self._leases, self._queue_key], args=[self._kind, SWEEP_BATCH]))
         if swept:
-            Outcomes.of(self._crawler).count("rep/parked/swept", swept)
+            self._outcomes.count(Stat.PARKED_SWEPT, by=swept)
             logger.info(
                 "Moved %(count)d requests parked by a process that stopped renewing its lease back to the queue",
                 {"count": swept},

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -27,8 +28,9 @@ logger = logging.getLogger(__name__)
 class SlotDelays:
     """Keeps each downloader slot's delay at or above its origin's robots.txt delay (capped)."""
 
-    def __init__(self, crawler: Crawler, maximum: float) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, maximum: float) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._maximum = maximum
         self._floors: dict[str, float] = {}
         self.applied: dict[str, tuple[float, float]] = {}
@@ -79,10 +81,10 @@ class SlotDelays:
         if origin in self.applied:
             return
         self.applied[origin] = (crawl_delay, delay)
-        outcomes = Outcomes.of(self._crawler)
-        outcomes.count("rep/crawl_delay/applied")
+        outcomes = self._outcomes
+        outcomes.count(Stat.CRAWL_DELAY_APPLIED)
         if delay < crawl_delay:
-            outcomes.count("rep/crawl_delay/capped")
+            outcomes.count(Stat.CRAWL_DELAY_CAPPED)
             logger.info(
                 "robots.txt of %(origin)s asks for a %(asked)gs delay; capped at REP_CRAWL_DELAY_MAX = %(delay)gs",
                 {"origin": origin, "asked": crawl_delay, "delay": delay},

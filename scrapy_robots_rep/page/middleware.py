@@ -24,28 +24,25 @@ from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import Effect, PageDirectives
-from scrapy_robots_rep.crawl.evidence import PROVENANCE_META, Evidence
+from scrapy_robots_rep.crawl.evidence import Evidence
+from scrapy_robots_rep.crawl.meta_keys import CONTENT_SIGNALS, CONTENT_USAGE, DONT_OBEY, PAGE_DIRECTIVES, PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.parts import CrawlParts
 from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from scrapy_robots_rep.policy.settings import RepSettings
+
 logger = logging.getLogger(__name__)
 
-META_KEY = "robots"
-"""``response.meta`` key holding the page's :class:`PageDirectives`."""
-
-CONTENT_SIGNALS_META = "rep_content_signals"
-"""``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
-(a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
-
-CONTENT_USAGE_META = "rep_content_usage"
-"""``request.meta`` key where the robots.txt middleware puts what the origin's ``Content-Usage``
-rules say of the request's path (``({purpose: bool}, the rules and their lines)``) when it allows
-a request; folded into the page's directives."""
+META_KEY = PAGE_DIRECTIVES
+CONTENT_SIGNALS_META = CONTENT_SIGNALS
+CONTENT_USAGE_META = CONTENT_USAGE
 
 
 class PageDirectivesMiddleware:
@@ -55,22 +52,22 @@ class PageDirectivesMiddleware:
     requests alone: they come from no page.
     """
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, settings: RepSettings, outcomes: Outcomes, evidence: Evidence | None) -> None:
         self.crawler = crawler
-        settings = rep_settings(crawler.settings)
-        if not settings.page_directives:
-            raise NotConfigured("REP_PAGE_DIRECTIVES is False")
         self.settings = settings
         self.agent = settings.user_agent
-        self._outcomes = Outcomes.of(crawler)
+        self._outcomes = outcomes
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
-        self._evidence = Evidence.of(crawler)
+        self._evidence = evidence
         self._provenance_field = settings.provenance_field
         self._warned: set[type] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
-        return cls(crawler)
+        if not rep_settings(crawler.settings).page_directives:
+            raise NotConfigured("REP_PAGE_DIRECTIVES is False")
+        parts = CrawlParts.of(crawler)
+        return cls(crawler, parts.settings, parts.outcomes, parts.evidence)
 
     # ``spider`` is passed by Scrapy 2.13 only; later versions pass no spider to a method that can do without.
     def process_spider_output(
@@ -111,7 +108,7 @@ class PageDirectivesMiddleware:
         (most pages): the page is exempt, or its directives, read before the callback ran, drop
         no request and no item."""
         meta = response.meta
-        if meta.get("dont_obey_robotstxt"):
+        if meta.get(DONT_OBEY):
             return True
         if self._provenance_field is not None:  # every item gets the page's provenance
             return False
@@ -147,10 +144,10 @@ class PageDirectivesMiddleware:
             self._evidence.page_seen(response, page)
         if page.directives:
             for effect in page.restricted:
-                self._outcomes.count(f"rep/page/directive/{effect.value}")
+                self._outcomes.count(Stat.PAGE_DIRECTIVE, effect.value)
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        if response is None or request.meta.get("dont_obey_robotstxt"):
+        if response is None or request.meta.get(DONT_OBEY):
             return request
         page = self._page(response)
         if page is None:
@@ -186,7 +183,7 @@ class PageDirectivesMiddleware:
     def _add_provenance(self, item: Any, response: Response, name: str) -> None:
         """Put the page's provenance in the item's field ``name`` (``REP_PROVENANCE_FIELD``); an item
         that cannot hold that field is left as it is, with one warning per item class."""
-        provenance = response.meta.get(PROVENANCE_META)
+        provenance = response.meta.get(PROVENANCE)
         if not isinstance(provenance, dict):
             return
         if isinstance(item, dict):
@@ -211,7 +208,7 @@ class PageDirectivesMiddleware:
         """The page's directives (read now if its callback ran before this middleware saw it), or
         None when the page is exempt."""
         meta = response.meta
-        if meta.get("dont_obey_robotstxt"):
+        if meta.get(DONT_OBEY):
             return None
         page = meta.get(META_KEY)
         if not isinstance(page, PageDirectives):

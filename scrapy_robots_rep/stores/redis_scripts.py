@@ -22,11 +22,11 @@ return 1
 """KEYS: record. ARGV: fetched_at, expires_at, packed record, key lifetime (ms), channel, store key.
 Keeps a newer record another process stored; tells waiters that a record landed."""
 
-ACQUIRE = (
-    NOW_MS
-    + """
+ACQUIRE = """
+local clock = redis.call('TIME')
+local now = clock[1] + clock[2] / 1000000
 local expires_at = redis.call('HGET', KEYS[2], 'expires_at')
-if expires_at and tonumber(expires_at) * 1000 > now then
+if expires_at and tonumber(expires_at) > now then
     return 0
 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -34,7 +34,6 @@ if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 return 0
 """
-)
 """KEYS: lock, record. ARGV: token, lock lifetime (ms). Takes the lock unless it is held or
 a fresh record landed since the caller looked (then there is nothing to fetch), on Redis's clock."""
 
