@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.redis import fleet_worker
-from tests.redis.server import RedisServer
+from tests.redis.server import AnyServer, RedisServer
 from tests.sites import Reply, Route, Site, Sites
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +95,7 @@ class Worker:
         name: str,
         workdir: Path,
         queue: RedisServer,
-        cache: RedisServer | None,
+        cache: AnyServer | None,
         *,
         lock_timeout: float = 2.0,
         idle: int = 3,
@@ -126,6 +126,8 @@ class Worker:
         ]
         if cache is not None:
             command += ["--cache-url", cache.url]
+            if cache.client_params:
+                command += ["--setting", f"REP_REDIS_PARAMS={json.dumps(cache.client_params)}"]
         for name, value in (settings or {}).items():
             command += ["--setting", f"{name}={json.dumps(value)}"]
         process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
