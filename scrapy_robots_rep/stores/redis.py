@@ -15,11 +15,12 @@ import socket
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 try:
+    from redis import Redis as SyncRedis
     from redis.asyncio import BlockingConnectionPool, Redis
     from redis.asyncio.client import PubSub
     from redis.asyncio.retry import Retry
@@ -148,6 +149,7 @@ class RedisStore(SharedStore):
         except ValueError as error:
             reason = str(error).replace(url, shown)
             raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({reason}): {shown!r}") from None
+        _check_server(url, options, f"{source or 'REP_REDIS_URL'} {shown}")
         return cls(
             Redis(connection_pool=pool),
             scope=Scope.of(settings),
@@ -402,6 +404,39 @@ class RedisStore(SharedStore):
             if not retry:
                 return
             await asyncio.sleep(max(self._retry_at - time.monotonic(), 0.0) + 0.01)
+
+
+SUPPORTED = {"redis": (6, 2), "valkey": (7, 2)}
+"""The oldest server of each kind the store's scripts run on (``ZADD GT``, ``TIME`` in scripts)."""
+
+
+def unsupported_server(info: Mapping[str, object]) -> str | None:
+    """Why the server whose ``INFO server`` is ``info`` cannot hold the fleet's keys; ``None`` when it can."""
+    kind = "valkey" if info.get("server_name") == "valkey" or "valkey_version" in info else "redis"
+    found = str(info.get(f"{kind}_version") or info.get("redis_version") or "")
+    try:
+        version = tuple(int(part) for part in found.split(".")[:2])
+    except ValueError:
+        version = ()
+    needed = SUPPORTED[kind]
+    if len(version) == 2 and version >= needed:
+        return None
+    name = "Valkey" if kind == "valkey" else "Redis"
+    return f"runs {name} {found or '(no version in INFO)'}; RedisStore needs {name} {needed[0]}.{needed[1]} or later"
+
+
+def _check_server(url: str, options: Mapping[str, object], where: str) -> None:
+    """One start-up look at the server: an unsupported one is a start-up error (one that does not
+    answer yet is not: the store waits for it as for any outage)."""
+    plain = {key: value for key, value in options.items() if key not in ("max_connections", "timeout", "retry")}
+    try:
+        with SyncRedis.from_url(url, **plain) as client:
+            info = client.info("server")
+    except (OSError, RedisError):
+        return
+    reason = unsupported_server(info)
+    if reason is not None:
+        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {reason}")
 
 
 def _without_password(url: str) -> str:

@@ -22,7 +22,7 @@ from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import SharedStore, compact
 from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.redis import RedisStore
-from tests.redis.server import RedisServer
+from tests.redis.server import RedisServer, ServerKind, started_kind
 from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
 
@@ -337,3 +337,34 @@ async def test_whether_a_record_is_fresh_for_the_lock_is_decided_on_redis_clock(
     await writer.store.store(ORIGIN, record(lifetime=600))
     monkeypatch.setattr(redis_store, "time", _FastClock)
     assert await fast.store.acquire_fetch(ORIGIN) is False, "fresh on Redis's clock: nothing to fetch"
+
+
+@pytest.mark.parametrize(
+    ("info", "refused"),
+    [
+        ({"redis_version": "7.0.15"}, None),
+        ({"redis_version": "6.2.5"}, None),
+        ({"redis_version": "6.0.16"}, "runs Redis 6.0.16; RedisStore needs Redis 6.2 or later"),
+        ({"redis_version": "5.0.7"}, "runs Redis 5.0.7; RedisStore needs Redis 6.2 or later"),
+        ({"redis_version": "7.2.4", "server_name": "valkey", "valkey_version": "9.1.2"}, None),
+        (
+            {"redis_version": "7.2.4", "server_name": "valkey", "valkey_version": "7.0.1"},
+            "runs Valkey 7.0.1; RedisStore needs Valkey 7.2 or later",
+        ),
+        ({}, "runs Redis (no version in INFO); RedisStore needs Redis 6.2 or later"),
+    ],
+)
+def test_the_server_version_needed_is_read_from_info(info: dict[str, str], refused: str | None) -> None:
+    assert redis_store.unsupported_server(info) == refused
+
+
+@pytest.mark.parametrize("kind", [ServerKind.REDIS, ServerKind.REDIS_6_2, ServerKind.VALKEY], ids=lambda k: k.value)
+def test_each_supported_server_passes_the_start_up_check(kind: ServerKind, tmp_path) -> None:
+    server = started_kind(kind, tmp_path)
+    try:
+        with server.client() as client:
+            assert redis_store.unsupported_server(client.info("server")) is None
+        settings = {"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": server.url}
+        assert isinstance(build_from_crawler(RedisStore, get_crawler(settings_dict=settings)), RedisStore)
+    finally:
+        server.stop()
