@@ -38,9 +38,9 @@ from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import ROBOTS_FETCH, RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
-from scrapy_robots_rep.downloader.parking import Parking
+from scrapy_robots_rep.downloader.parking import Parked, Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
-from scrapy_robots_rep.downloader.scheduling import SCHEDULED, hook_scheduler
+from scrapy_robots_rep.downloader.scheduling import SCHEDULED, hook_scheduler, past_the_dupefilter
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +140,9 @@ class RobotsMiddleware:
             self.outcomes.raise_dropped(request, origin, self._drop_reason(origin, request))
         full = self.parking.full
         if request.meta.get(SCHEDULED) and not full:
-            again = request.replace(dont_filter=True)
+            again = past_the_dupefilter(request)
+            if again is request:
+                again = request.replace()
             del again.meta[SCHEDULED]
             return again
         return self._decide_when_obtained(request, origin, beside=not full)
@@ -202,7 +205,7 @@ class RobotsMiddleware:
         """A request that bypassed the scheduler cannot be parked: it waits here, until its origin's
         rules are obtained or it is dropped; not counted against ``CONCURRENT_REQUESTS`` (``beside``)
         unless this process already holds ``REP_MAX_PARKED`` waiting requests."""
-        self.outcomes.deferred(request, origin, parked=False)
+        self.outcomes.deferred(request, origin)
         self.parking.waiters += 1
         try:
             with beside_pages(self._crawler) if beside else contextlib.nullcontext():
@@ -221,6 +224,8 @@ class RobotsMiddleware:
         """Asked for every request the engine schedules, also those the dupefilter then drops: an
         origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
         look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
+        if self._fleet is not None and PACED in request.meta:
+            self._fleet.done(request)  # a copy of a request that held a slot, going to the shared queue
         url = request.url
         end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)
         prefix = url[:end] if end > 0 else ""
@@ -241,9 +246,11 @@ class RobotsMiddleware:
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
         if where is not Route.PARK or self.parking.full:
             return False
-        self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
-        self.parking.park(origin, request)
-        self.origins.of(origin).start(request)
+        parked = self.parking.park(origin, request)
+        if parked is not Parked.DUPLICATE:
+            if parked is not Parked.QUEUED:
+                self.outcomes.deferred(request, origin)
+            self.origins.of(origin).start(request)
         return True
 
     def _on_release(self, origin: str, request: Request) -> None:
@@ -259,7 +266,7 @@ class RobotsMiddleware:
     def _on_spider_opened(self, spider: Spider) -> None:
         hook_scheduler(self._crawler, self._parks)
         self._reporter.start()
-        shared = _shared_parking(self._crawler, self._settings.redis_lock_timeout)
+        shared = _shared_parking(self._crawler, self._settings)
         if shared is not None:
             self.parking.shared = shared
             shared.start()
@@ -275,10 +282,9 @@ class RobotsMiddleware:
 
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
-        shared = self.parking.shared
-        if shared is not None:
-            shared.stop()
-            shared.give_back_all()
+        if self._fleet is not None:
+            self._fleet.close()
+        self.parking.stop_sharing()
         waiting = self.parking.by_origin()
         requests = []
         for origin, request in self.parking.take_all():
@@ -290,10 +296,12 @@ class RobotsMiddleware:
             await self.origins.store.close()
 
 
-def _shared_parking(crawler: Crawler, lease: float) -> SharedParking | None:
-    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
+def _shared_parking(crawler: Crawler, settings: RepSettings) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client),
+    under a lease of ``REP_REDIS_LOCK_TIMEOUT``, keys living ``REP_DEFER_MAX_TIME`` past their last renewal,
+    at most ``REP_MAX_PARKED`` requests per origin."""
     if getattr(engine_scheduler(crawler.engine), "server", None) is None:
         return None
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
 
-    return SharedParking.of(crawler, lease)
+    return SharedParking.of(crawler, settings.redis_lock_timeout, settings.defer_max_time, settings.max_parked)

@@ -24,10 +24,25 @@ if TYPE_CHECKING:
 SCHEDULED = "rep_scheduled"
 """Meta key of requests the scheduler handed out (as opposed to those that bypassed it)."""
 
+REFILTERED = "rep_refiltered"
+"""Meta key of a request that goes into the scheduler again with ``dont_filter`` set only so that
+the dupefilter, which saw it once, lets it through: it gets ``dont_filter = False`` back when the
+scheduler hands it out, so that what it leads to (a redirect, say) is filtered as usual."""
+
+
+def past_the_dupefilter(request: Request) -> Request:
+    """``request`` set to pass the dupefilter once more, its own ``dont_filter`` kept (:data:`REFILTERED`)."""
+    if request.dont_filter:
+        return request
+    again = request.replace(dont_filter=True)
+    again.meta[REFILTERED] = True
+    return again
+
 
 def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
     """Make the crawl's scheduler ask ``parks`` before enqueueing a request (True: parked, not
-    enqueued), and mark every request it hands out with :data:`SCHEDULED`.
+    enqueued), and mark every request it hands out with :data:`SCHEDULED` (giving a
+    :data:`REFILTERED` one its own ``dont_filter`` back).
 
     Scheduler-agnostic: it wraps the two methods every Scrapy scheduler has
     (``BaseScheduler``), on the scheduler instance, when the spider opens.
@@ -44,7 +59,10 @@ def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
     def next_request() -> Request | None:
         request = dequeue()
         if request is not None:
-            request.meta[SCHEDULED] = True
+            meta = request.meta
+            meta[SCHEDULED] = True
+            if meta.pop(REFILTERED, False):
+                request.dont_filter = False
         return request
 
     scheduler.enqueue_request = enqueue_request  # type: ignore[method-assign]

@@ -96,3 +96,13 @@ def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
         slot = getattr(engine, "_slot", None)
         scheduler = getattr(slot, "scheduler", None)
     return scheduler
+
+
+def wake_engine(engine: ExecutionEngine | None) -> None:
+    """Have the engine ask its scheduler for requests now, not at its next 5-second heartbeat (as
+    ``engine.crawl`` does after enqueueing; Scrapy has no public call for a shared queue filled
+    from outside). Nothing while the spider is not open."""
+    slot = getattr(engine, "_slot", None)
+    nextcall = getattr(slot, "nextcall", None)
+    if nextcall is not None:
+        nextcall.schedule()

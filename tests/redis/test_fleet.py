@@ -10,7 +10,6 @@ import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
-from scrapy_robots_rep.stores import redis as redis_store
 from tests.redis.fleet import (
     ALLOWED_PATHS,
     DISALLOWED_PATHS,
@@ -116,7 +115,9 @@ def test_crawl_survives_a_redis_outage_and_shares_again_after_it(
         redis_down.set()
         wait_until(lambda: _all_crawled(during), 30, "origins are crawled during the outage")
         redis_server.start()
-        time.sleep(2 * redis_store.RETRY_INTERVAL)
+        wait_until(
+            lambda: all(_sees_redis_again(worker.log()) for worker in workers), 30, "the workers use Redis again"
+        )
         redis_back.set()
         stats = [worker.finish() for worker in workers]
     finally:
@@ -154,6 +155,13 @@ def _gated(gate: threading.Event) -> Callable[[Hit], Reply]:
         return text(ROBOTS)
 
     return answer
+
+
+def _sees_redis_again(log: str) -> bool:
+    """Whether a worker's log says it uses Redis again (or it never missed it)."""
+    return (
+        "Redis (REP_CACHE_BACKEND) is unavailable" not in log or "Redis (REP_CACHE_BACKEND) is available again" in log
+    )
 
 
 def _all_crawled(origins: list[Site]) -> bool:
