@@ -68,7 +68,7 @@ CRAWL_SETTINGS: dict[str, Any] = {
 MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "none": {"ROBOTSTXT_OBEY": False},
     "builtin": {"ROBOTSTXT_OBEY": True},
-    "rep": {"ROBOTSTXT_OBEY": False, "ADDONS": {"scrapy_robots_rep.Addon": 0}},
+    "rep": {"ADDONS": {"scrapy_robots_rep.Addon": 0}},
 }
 TEXT = (
     "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut "

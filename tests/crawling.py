@@ -26,6 +26,8 @@ from scrapy import Request, Spider
 from scrapy import signals as scrapy_signals
 from scrapy.crawler import Crawler, CrawlerRunner
 from scrapy.http import Response
+from scrapy.settings import SETTINGS_PRIORITIES, default_settings
+from scrapy.utils.misc import build_from_crawler, load_object
 from twisted.python.failure import Failure
 
 AGENT = "testbot"
@@ -54,6 +56,9 @@ _TRACKED = "tests.crawling"
 
 WaveEvent = Callable[["CrawlingSpider"], Awaitable[None]]
 """An event a wave waits for, given the crawl's spider (:func:`obtained`, another crawl's progress)."""
+
+RESOLVER_SETTING = "TWISTED_DNS_RESOLVER" if hasattr(default_settings, "TWISTED_DNS_RESOLVER") else "DNS_RESOLVER"
+"""The setting naming the crawl's resolver: ``TWISTED_DNS_RESOLVER`` from Scrapy 2.19 on, ``DNS_RESOLVER`` before."""
 
 EVENT_LIMIT = 30.0
 """Seconds :func:`obtained` waits for its fetches before it fails the crawl's test."""
@@ -299,6 +304,25 @@ def _collected(names: Iterable[str], level: int) -> Iterator[list[Logged]]:
 
 
 @contextmanager
+def _resolver_installed(crawler: Crawler) -> Iterator[None]:
+    """The resolver a test names in :data:`RESOLVER_SETTING`, installed on the reactor for the crawl as
+    ``CrawlerProcess`` installs it (a ``CrawlerRunner`` leaves that to its caller); none by default."""
+    if crawler.settings.getpriority(RESOLVER_SETTING) == SETTINGS_PRIORITIES["default"]:
+        yield
+        return
+    from twisted.internet import reactor
+
+    previous, previous_names = reactor.resolver, reactor.nameResolver
+    resolver = build_from_crawler(load_object(crawler.settings[RESOLVER_SETTING]), crawler, reactor=reactor)
+    resolver.install_on_reactor()
+    try:
+        yield
+    finally:
+        reactor.installNameResolver(previous_names)
+        reactor.resolver = previous
+
+
+@contextmanager
 def _earlier_objects_frozen() -> Iterator[None]:
     """Keeps what earlier tests left in memory out of the garbage collector's way while a crawl
     runs: a full collection over it would pause the crawl and skew the timings tests judge."""
@@ -340,7 +364,11 @@ async def crawl(
     if on_crawler is not None:
         on_crawler(crawler)
     level = logging.getLevelName(str(merged["LOG_LEVEL"]).upper())
-    with _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs, _earlier_objects_frozen():
+    with (
+        _collected(loggers, level if isinstance(level, int) else logging.DEBUG) as logs,
+        _earlier_objects_frozen(),
+        _resolver_installed(crawler),
+    ):
         started = time.monotonic()
         arguments = (
             {"waves": wave_list, "page": page, "lean": lean, "robots": watch} if spider is CrawlingSpider else {}

@@ -40,6 +40,8 @@ class Project:
     def __init__(self, folder: Path) -> None:
         subprocess.run([SCRAPY, "startproject", NAME, str(folder)], check=True, capture_output=True, timeout=60)
         self.folder = folder
+        self.python_path = [str(ROOT)]
+        """Folders imported from before the environment's packages (a test may put a module there)."""
         self.settings_file = folder / NAME / "settings.py"
         (folder / NAME / "spiders" / "pages.py").write_text(SPIDER)
         self.add_settings('ADDONS = {"scrapy_robots_rep.Addon": 0}', "TELNETCONSOLE_ENABLED = False")
@@ -58,8 +60,21 @@ class Project:
         return subprocess.run(
             [SCRAPY, *args],
             cwd=self.folder,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env=self.environment(),
             capture_output=True,
             text=True,
             timeout=120,
         )
+
+    def start_crawl(self, *urls: str) -> subprocess.Popen[str]:
+        """``scrapy crawl pages`` of ``urls`` left running, its log readable line by line from ``stderr``."""
+        return subprocess.Popen(
+            [SCRAPY, "crawl", "pages", "-a", "urls=" + ",".join(urls)],
+            cwd=self.folder,
+            env=self.environment(),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, "PYTHONPATH": os.pathsep.join(self.python_path)}

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 from scrapy import exceptions as scrapy_exceptions
 from twisted.internet import defer
@@ -356,3 +356,39 @@ def loopback_test_names() -> Iterator[None]:
         yield
     finally:
         reactor.installResolver(previous)
+
+
+NAMES_SETTING = "TEST_RESOLVER_NAMES"
+"""The setting :class:`MappedNames` reads: host name -> the addresses it answers, in turn, round and round."""
+
+
+@implementer(IResolverSimple)
+class MappedNames:
+    """A crawl's resolver for tests, set through Scrapy's resolver setting (``tests.crawling.RESOLVER_SETTING``).
+
+    It answers the names of :data:`NAMES_SETTING` from that table, each lookup with the next address
+    of its list (one address: always that one; two: a name that changes its answer, DNS rebinding),
+    and every other name as the resolver it replaced. ``lookups`` lists the names asked, in order.
+    """
+
+    lookups: ClassVar[list[str]] = []
+
+    def __init__(self, reactor: Any, names: dict[str, list[str]]) -> None:
+        self.reactor = reactor
+        self._fallback: IResolverSimple = reactor.resolver
+        self._answers = {name: itertools.cycle(addresses) for name, addresses in names.items()}
+        MappedNames.lookups = []
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, reactor: Any) -> MappedNames:
+        return cls(reactor, dict(crawler.settings.getdict(NAMES_SETTING)))
+
+    def install_on_reactor(self) -> None:
+        self.reactor.installResolver(self)
+
+    def getHostByName(self, name: str, timeout: Any = ()) -> defer.Deferred[str]:
+        MappedNames.lookups.append(name)
+        answers = self._answers.get(name)
+        if answers is None:
+            return self._fallback.getHostByName(name, timeout)
+        return defer.succeed(next(answers))

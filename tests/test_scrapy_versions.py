@@ -13,8 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
+import pytest_twisted
+import scrapy
+from scrapy import Spider
+from scrapy.core.engine import ExecutionEngine
+from scrapy.http import Response
 
-from scrapy_robots_rep.downloader.scrapy_compat import installed_scrapy, unsupported_message
+from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, installed_scrapy, unsupported_message
+from tests.crawling import crawl
+from tests.sites import Sites
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRAPY = str(Path(sys.executable).parent / "scrapy")
@@ -90,3 +97,35 @@ def test_on_an_older_scrapy_every_scrapy_command_still_runs_and_robots_says_what
     robots = run([SCRAPY, "robots", "http://127.0.0.1:9/"], old_scrapy, project)
     assert robots.returncode == 2
     assert f"scrapy robots: {NEEDED}" in robots.stderr
+
+
+SCRAPY_RELEASE = tuple(int(part) for part in scrapy.__version__.split(".")[:2])
+
+
+def test_the_public_engine_scheduler_exists_from_scrapy_2_19_on() -> None:
+    """Which path ``engine_scheduler`` takes on this Scrapy: the public property from 2.19, the private slot before."""
+    assert hasattr(ExecutionEngine, "scheduler") is (SCRAPY_RELEASE >= (2, 19))
+
+
+@pytest.mark.parametrize("path", ["as installed", "private slot"])
+@pytest_twisted.ensureDeferred
+async def test_engine_scheduler_is_the_crawls_scheduler_on_either_path(
+    path: str, sites: Sites, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a real crawl, both ways of finding the scheduler find the one the engine schedules with; on a
+    Scrapy with the public property, the private path is run by taking the property away for the crawl."""
+    if path == "private slot":
+        monkeypatch.delattr(ExecutionEngine, "scheduler", raising=False)
+    site = sites.start()
+    found: list[tuple[object, object]] = []
+
+    def page(response: Response, spider: Spider) -> None:
+        engine = spider.crawler.engine
+        found.append((engine_scheduler(engine), engine._slot.scheduler))  # type: ignore[union-attr]
+
+    result = await crawl([f"{site.url}/a"], page=page)
+
+    assert result.pages == [f"{site.url}/a"]
+    assert len(found) == 1
+    scheduler, engines = found[0]
+    assert scheduler is engines and scheduler is not None

@@ -3,8 +3,11 @@ page carrying robots directives, what it said and what became of its item and li
 
 from __future__ import annotations
 
+import shlex
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from scrapy_robots_rep import Decision, PageDirectives
@@ -69,8 +72,7 @@ class CrawlReport:
     def render(self, notes: Mapping[str, DemoNote]) -> str:
         """The report as text; ``notes`` describe the demo site's origins (none for real sites)."""
         lines = [
-            f"robots.txt report: agent {self.agent!r}, matching {self.matching}, status policy {self.status_policy}",
-            "(deferred: held until the origin's robots.txt was obtained, then decided)",
+            f"robots.txt report: agent {self.agent!r}, matching {self.matching}, status policy {self.status_policy}"
         ]
         demo_order = [origin for origin in notes if origin in self.origins]
         others = sorted(origin for origin in self.origins if origin not in notes)
@@ -92,12 +94,15 @@ class CrawlReport:
         return "\n".join(lines)
 
     def audit_lines(self, directory: str) -> str:
-        """Where the audit trail (``REP_AUDIT_DIR``) is, and how to ask it about a URL the crawl decided."""
+        """Where the audit trail (``REP_AUDIT_DIR``) is, and how to ask it about a URL the crawl decided: a
+        command that works as printed from any folder and any shell (absolute paths, this environment's
+        ``scrapy-robots``)."""
         dropped = sorted(url for report in self.origins.values() for url, _ in report.disallowed)
         example = dropped[0] if dropped else "URL"
+        where = Path(directory).resolve()
         return (
-            f"audit trail: {directory}/ (REP_AUDIT_DIR): each robots.txt as received, each fetch, decision and page\n"
-            f"  ask about a URL: scrapy-robots audit {directory} {example}"
+            f"audit trail: {where}/ (REP_AUDIT_DIR): each robots.txt as received, each fetch, decision and page\n"
+            f"  ask about a URL: {shlex.join([*_command_line(), 'audit', str(where), example])}"
         )
 
     def _page_lines(self, pages: list[PageReport]) -> list[str]:
@@ -125,6 +130,12 @@ class CrawlReport:
         if followed:
             done.append(f"{_links(followed) if not unfollowed else followed} followed")
         return ", ".join(done)
+
+
+def _command_line() -> list[str]:
+    """``scrapy-robots`` of the Python running the crawl (its virtualenv's), else ``python -m``."""
+    script = Path(sys.executable).parent / "scrapy-robots"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "scrapy_robots_rep"]
 
 
 def _said(page: PageDirectives) -> str:
@@ -157,10 +168,9 @@ def _origin_lines(origin: str, note: DemoNote | None, report: OriginReport, purp
     lines = [origin if note is None else f"{note.name}  {origin}"]
     if note is not None:
         lines.append(f"  shows:      {note.shows}")
-    robots = _robots_text(report.robots)
-    if note is not None:
-        robots += f"  (server answered {', '.join(map(str, note.robots_statuses)) or 'nothing'})"
-    lines.append(f"  robots.txt: {robots}")
+    redirects = [status for status in note.robots_statuses if 300 <= status < 400] if note is not None else []
+    followed = [f"HTTP {status} -> redirect followed" for status in redirects]
+    lines.append(f"  robots.txt: {', then '.join([*followed, _robots_text(report.robots)])}")
     if report.robots:
         rules = report.robots[-1].rules
         if rules.crawl_delay is not None:
@@ -190,7 +200,21 @@ def _by_rule(disallowed: tuple[str, Decision]) -> tuple[int, str]:
 
 
 def _counts(allowed: int, disallowed: int, deferred: int, dropped: int) -> str:
-    return f"{allowed} allowed, {disallowed} disallowed, {deferred} deferred, {dropped} dropped"
+    """How the requests ended (each in one of three ways), and how many waited for robots.txt first."""
+    return (
+        f"{allowed} allowed, {disallowed} disallowed, {dropped} dropped as unreachable "
+        f"({deferred} waited for robots.txt before being decided)"
+    )
+
+
+OUTCOME_WORDS = {
+    "rules": "rules",
+    "allow_all": "everything allowed",
+    "disallow_all": "everything disallowed",
+    "unreachable": "unreachable",
+    "deferred": "deferred",
+}
+"""What each robots.txt outcome means, in words."""
 
 
 def _robots_text(records: list[CacheRecord]) -> str:
@@ -198,6 +222,6 @@ def _robots_text(records: list[CacheRecord]) -> str:
     if not records:
         return "not fetched"
     return ", then ".join(
-        f"{'no answer' if record.status is None else f'HTTP {record.status}'} -> {record.outcome.value}"
+        f"{'no answer' if record.status is None else f'HTTP {record.status}'} -> {OUTCOME_WORDS[record.outcome.value]}"
         for record in records
     )

@@ -38,7 +38,8 @@ REP_PAGE_REL_NOFOLLOW = True
 REP_PURPOSES = ["ai-use"]
 
 # Keep the evidence (docs/evidence.md): each robots.txt as received, each fetch, each decision and
-# what each page said, as files in audit/; `scrapy-robots audit audit URL` answers for one URL.
+# what each page said, as files in audit/; `scrapy-robots audit audit URL`, run in this folder,
+# answers for one URL (the demo prints the command with absolute paths, to run from anywhere).
 REP_AUDIT_DIR = "audit"
 
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.

@@ -49,7 +49,7 @@ from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.origin import origin_of
-from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.settings import SettingsError, configured_source
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 if TYPE_CHECKING:
@@ -64,7 +64,6 @@ CHECK_DESCRIPTION = (
     "warning, page restricts nothing), 1: some disallowed (modes differ, lint warnings, page restricts "
     "the agent), 2: usage error or robots.txt (or the page) not obtained."
 )
-AGENT_SETTINGS = ("REP_USER_AGENT", "ROBOTSTXT_USER_AGENT", "USER_AGENT")
 
 
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -168,11 +167,8 @@ def _require_agent(parser: argparse.ArgumentParser, args: argparse.Namespace, se
     """``--agent`` is needed unless the settings name the robot (Scrapy's default ``USER_AGENT`` does not)."""
     if args.agent is not None:
         return
-    named = any(
-        settings.get(name) and (settings.getpriority(name) or 0) > SETTINGS_PRIORITIES["default"]
-        for name in AGENT_SETTINGS
-    )
-    if not named:
+    source = configured_source(settings, "user_agent")
+    if source is None or (settings.getpriority(source) or 0) <= SETTINGS_PRIORITIES["default"]:
         parser.error("the following arguments are required: --agent")
 
 

@@ -108,6 +108,30 @@ class LintWarning:
 def lint(body: bytes | str, matching: str = "rfc9309", *, max_size: int = DEFAULT_MAX_SIZE) -> list[LintWarning]:
     """Every warning for ``body`` read in ``matching`` mode, by line number (file-wide ones first)."""
     mode = matching_mode(matching)
+    warnings, lines, directives = _file_warnings(body, mode, max_size)
+    if any(warning.kind is LintKind.NOT_ROBOTS_TXT for warning in warnings):
+        return warnings
+    warnings.extend(_line_warnings(lines, mode))
+    warnings.extend(_value_warnings(directives))
+    groups = numbered_groups(mode, directives)
+    warnings.extend(_outside_group_warnings(directives, groups, mode))
+    for group, _ in groups:
+        warnings.extend(_rule_warnings(group, lines, mode))
+    return sorted(warnings, key=lambda warning: -1 if warning.line is None else warning.line)
+
+
+def file_warnings(
+    body: bytes | str, matching: str = "rfc9309", *, max_size: int = DEFAULT_MAX_SIZE
+) -> list[LintWarning]:
+    """The warnings about the file as a whole: larger than ``max_size`` (``too-large``), or not a
+    robots.txt at all, such as an HTML page (``not-robots-txt``). What a crawl warns about."""
+    return _file_warnings(body, matching_mode(matching), max_size)[0]
+
+
+def _file_warnings(
+    body: bytes | str, mode: MatchingMode, max_size: int
+) -> tuple[list[LintWarning], list[str], list[Directive]]:
+    """The file-wide warnings, and the lines and directives read on the way (for the line warnings)."""
     warnings: list[LintWarning] = []
     size = len(body.encode("utf-8", "surrogatepass")) if isinstance(body, str) else len(body)
     if size > max_size:
@@ -119,14 +143,7 @@ def lint(body: bytes | str, matching: str = "rfc9309", *, max_size: int = DEFAUL
     not_robots = _not_robots_txt(text, directives)
     if not_robots is not None:
         warnings.append(LintWarning(None, LintKind.NOT_ROBOTS_TXT, not_robots))
-        return warnings
-    warnings.extend(_line_warnings(lines, mode))
-    warnings.extend(_value_warnings(directives))
-    groups = numbered_groups(mode, directives)
-    warnings.extend(_outside_group_warnings(directives, groups, mode))
-    for group, _ in groups:
-        warnings.extend(_rule_warnings(group, lines, mode))
-    return sorted(warnings, key=lambda warning: -1 if warning.line is None else warning.line)
+    return warnings, lines, directives
 
 
 def agent_lines(

@@ -21,8 +21,9 @@ from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.times import any_rfc3339, rfc3339
-from scrapy_robots_rep.core import Decision
+from scrapy_robots_rep.core import Decision, matching_mode
 from scrapy_robots_rep.core.page import PURPOSES
+from scrapy_robots_rep.crawl.meta_keys import PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import (
     FetchEnded,
     Outcomes,
@@ -46,8 +47,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
-PROVENANCE_META = "robots_provenance"
-"""``request.meta`` / ``response.meta`` key of a request's provenance mapping."""
+PROVENANCE_META = PROVENANCE
 
 EXEMPT = "exempt"
 NOT_CHECKED = "not_checked"
@@ -65,18 +65,15 @@ class Evidence(OutcomeSink):
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
         self._constant = {
-            "agent": settings.user_agent,
+            "agent": matching_mode(settings.matching).agent_token(settings.user_agent),
+            "user_agent": crawler.settings.get("USER_AGENT"),
             "matching": settings.matching,
             "status_policy": settings.status_policy,
         }
+        audit = settings.audit
         self.trail = (
-            AuditTrail(
-                settings.audit_dir,
-                compress=settings.audit_compress,
-                warc=settings.audit_warc,
-                common=self._constant,
-            )
-            if settings.audit_dir is not None
+            AuditTrail(audit.directory, compress=audit.compress, warc=audit.warc, common=self._constant)
+            if audit.directory is not None
             else None
         )
         self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
@@ -89,7 +86,7 @@ class Evidence(OutcomeSink):
         if crawler in _EVIDENCE:
             return _EVIDENCE[crawler]
         settings = rep_settings(crawler.settings)
-        evidence = cls(crawler, settings) if settings.audit_dir or settings.provenance_field else None
+        evidence = cls(crawler, settings) if settings.audit.enabled else None
         _EVIDENCE[crawler] = evidence
         if evidence is not None:
             Outcomes.of(crawler).add_sink(evidence)

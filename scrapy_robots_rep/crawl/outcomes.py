@@ -22,11 +22,13 @@ from weakref import WeakKeyDictionary
 from scrapy import signals as scrapy_signals
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.core.lint import LintKind, file_warnings
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Recovery
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -114,15 +116,15 @@ class OutcomeSink:
 
 
 _STAT_KEYS = {
-    RequestOutcome.ALLOWED: ("rep/requests/allowed",),
-    RequestOutcome.DISALLOWED: ("rep/requests/disallowed", "robotstxt/forbidden"),
+    RequestOutcome.ALLOWED: (Stat.REQUESTS_ALLOWED,),
+    RequestOutcome.DISALLOWED: (Stat.REQUESTS_DISALLOWED, Stat.SCRAPY_FORBIDDEN),
     RequestOutcome.REFUSED_PURPOSES: (
-        "rep/requests/refused_purposes",
-        "rep/requests/disallowed",
-        "robotstxt/forbidden",
+        Stat.REQUESTS_REFUSED_PURPOSES,
+        Stat.REQUESTS_DISALLOWED,
+        Stat.SCRAPY_FORBIDDEN,
     ),
-    RequestOutcome.DROPPED_UNREACHABLE: ("rep/requests/dropped_unreachable",),
-    RequestOutcome.DEFERRED: ("rep/requests/deferred",),
+    RequestOutcome.DROPPED_UNREACHABLE: (Stat.REQUESTS_DROPPED_UNREACHABLE,),
+    RequestOutcome.DEFERRED: (Stat.REQUESTS_DEFERRED,),
 }
 
 
@@ -133,31 +135,36 @@ class _Stats(OutcomeSink):
         self._stats = stats
 
     def request_ended(self, ended: RequestEnded) -> None:
-        for key in _STAT_KEYS[ended.outcome]:
-            self._stats.inc_value(key)
+        for stat in _STAT_KEYS[ended.outcome]:
+            self._stats.inc_value(stat.key())
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         record = ended.conclusion.record
-        self._stats.inc_value(f"rep/robots/outcome/{record.outcome.value}")
+        self._stats.inc_value(Stat.ROBOTS_OUTCOME.key(record.outcome.value))
         if record.lifetime_source is not None:
-            self._stats.inc_value(f"rep/robots/lifetime/{record.lifetime_source.value}")
+            self._stats.inc_value(Stat.ROBOTS_LIFETIME.key(record.lifetime_source.value))
         if ended.revalidated is not None:
-            self._stats.inc_value(f"rep/robots/revalidated/{'not_modified' if ended.revalidated else 'modified'}")
+            self._stats.inc_value(Stat.ROBOTS_REVALIDATED.key("not_modified" if ended.revalidated else "modified"))
         if ended.change is not None:
-            self._stats.inc_value("rep/robots/changed")
+            self._stats.inc_value(Stat.ROBOTS_CHANGED.key())
 
     def page_dropped(self, dropped: PageDropped) -> None:
-        what = "requests_dropped" if dropped.request is not None else "items_dropped"
-        self._stats.inc_value(f"rep/page/{what}/{dropped.kind}")
+        stat = Stat.PAGE_REQUESTS_DROPPED if dropped.request is not None else Stat.PAGE_ITEMS_DROPPED
+        self._stats.inc_value(stat.key(dropped.kind))
 
 
 class _Log(OutcomeSink):
     """The log lines: each refusal at DEBUG (drops of unreachable origins at INFO), each failed fetch
-    and each change of an origin's rules at INFO."""
+    and each change of an origin's rules at INFO, and once per origin a WARNING when what it serves
+    as robots.txt is not one, or is larger than ``REP_MAX_SIZE`` (the lint's file-wide warnings)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self._crawler = crawler
-        self._agent = rep_settings(crawler.settings).user_agent
+        settings = rep_settings(crawler.settings)
+        self._agent = settings.user_agent
+        self._matching = settings.matching
+        self._max_size = settings.max_size
+        self._warned: set[str] = set()
 
     def request_ended(self, ended: RequestEnded) -> None:
         outcome = ended.outcome
@@ -210,6 +217,23 @@ class _Log(OutcomeSink):
             fetch_logger.info(
                 "robots.txt of %(origin)s changed for %(agent)s: %(change)s",
                 {"origin": ended.origin, "agent": self._agent, "change": ended.change.describe()},
+                extra={"spider": self._crawler.spider},
+            )
+        if conclusion.robots is not None and ended.result is not None and ended.origin not in self._warned:
+            self._warn_about_file(ended.origin, ended.result.body)
+
+    def _warn_about_file(self, origin: str, body: bytes) -> None:
+        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin."""
+        for warning in file_warnings(body, self._matching, max_size=self._max_size):
+            self._warned.add(origin)
+            problem = (
+                f"it is larger than REP_MAX_SIZE: only the first {self._max_size} bytes are read"
+                if warning.kind is LintKind.TOO_LARGE
+                else warning.message
+            )
+            fetch_logger.warning(
+                "robots.txt of %(origin)s (%(kind)s): %(problem)s",
+                {"origin": origin, "kind": warning.kind.value, "problem": problem},
                 extra={"spider": self._crawler.spider},
             )
 
@@ -370,13 +394,14 @@ class Outcomes:
         for sink in self._sinks:
             sink.page_dropped(dropped)
 
-    def count(self, key: str, count: int = 1) -> None:
-        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...)."""
-        self._stats.inc_value(key, count)
+    def count(self, stat: Stat, part: object = None, *, by: int = 1) -> None:
+        """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...); ``part``
+        names the member of a family (``Stat.ROBOTS_STATUS``: the status)."""
+        self._stats.inc_value(stat.key(part), by)
 
-    def gauge(self, key: str, value: int) -> None:
+    def gauge(self, stat: Stat, value: int) -> None:
         """Set a crawl stat that is a level, not a count (cache evictions so far, requests still waiting)."""
-        self._stats.set_value(key, value)
+        self._stats.set_value(stat.key(), value)
 
     def _request_ended(self, ended: RequestEnded) -> None:
         for sink in self._sinks:
@@ -392,5 +417,6 @@ def _next_step(conclusion: Conclusion) -> str:
     if plan.recovery is Recovery.USE_COPY:
         return f"; using the rules obtained earlier, next attempt in {plan.delay:.1f}s"
     if plan.recovery is Recovery.DROP:
-        return f"; its requests are dropped for {plan.delay:.0f}s"
+        later = f", and new ones for {plan.delay:.0f}s" if plan.delay > 0 else ""
+        return f"; its requests are dropped{later}"
     return "; unreachable too long: allow all"

@@ -21,6 +21,7 @@ from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -102,7 +103,7 @@ class CrawlReporter:
         extra = {"spider": self._crawler.spider}
         if waiting:
             count = sum(waiting.values())
-            Outcomes.of(self._crawler).gauge("rep/requests/still_deferred", count)
+            Outcomes.of(self._crawler).gauge(Stat.REQUESTS_STILL_DEFERRED, count)
             logger.warning(
                 "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of %(origins)s%(saved)s",
                 {

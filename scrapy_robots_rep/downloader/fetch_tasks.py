@@ -9,6 +9,7 @@ parked requests are released, the waiters woken (``docs/behaviour.md`` ยง5 and ย
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -23,6 +24,7 @@ from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
 from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
 from scrapy_robots_rep.policy.records import Conclusion, FetchResult, RecordMaker
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -144,7 +146,7 @@ class Origins:
         self.cache.put(origin, record)
         self._at_once.clear()
         if self.cache.evictions != evictions:
-            self.outcomes.gauge("rep/cache/evictions", self.cache.evictions)
+            self.outcomes.gauge(Stat.CACHE_EVICTIONS, self.cache.evictions)
 
     def cancel_all(self) -> None:
         for active in list(self._active.values()):
@@ -174,7 +176,7 @@ class OriginRobots:
         state.fetching = True
         state.drop_until = None
         self._trigger = trigger
-        self._origins.outcomes.count("rep/cache/misses")
+        self._origins.outcomes.count(Stat.CACHE_MISSES)
         task: Deferred[None] = deferred_from_coro(self._obtain())
         self._task = task
         task.addErrback(_ignore_cancel)
@@ -227,7 +229,7 @@ class OriginRobots:
         previous = origins.record(self.origin)
         shared, locked = await self._consult_store()
         if shared is not None and shared.is_fresh(time.time()):
-            origins.outcomes.count("rep/cache/shared_hits")
+            origins.outcomes.count(Stat.CACHE_SHARED_HITS)
             return Conclusion(shared, "obtained by another crawler of the fleet")
         if shared is not None and (previous is None or shared.fetched_at > previous.fetched_at):
             previous = shared
@@ -304,8 +306,9 @@ def _change(previous: CacheRecord | None, result: FetchResult, conclusion: Concl
 
 
 def _ignore_cancel(failure: Failure) -> Failure | None:
-    """The fetch task was cancelled at close: nothing to report; any other failure goes on."""
-    return None if isinstance(failure.value, CancelledError) else failure
+    """The fetch task was cancelled at close: nothing to report; any other failure goes on. On the
+    asyncio reactor the task is an asyncio task, and its cancellation arrives as asyncio's own error."""
+    return None if isinstance(failure.value, (CancelledError, asyncio.CancelledError)) else failure
 
 
 async def _quietly(name: str, call: Any) -> Any:

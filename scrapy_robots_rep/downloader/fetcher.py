@@ -6,8 +6,10 @@ requests, redirect decisions, size limit, timeout and status policy.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
+import socket
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,16 +22,21 @@ from scrapy.http import Request, Response
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
-from twisted.internet.defer import CancelledError, DeferredSemaphore
+from scrapy.utils.reactor import is_reactor_installed
+from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 
+from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, ROBOTS_FETCH
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader.concurrency import beside_pages
+from scrapy_robots_rep.downloader.scrapy_compat import no_server_answered
+from scrapy_robots_rep.policy.addresses import AddressRule, parse_host
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
 from scrapy_robots_rep.policy.records import Exchange, FetchResult
 from scrapy_robots_rep.policy.settings import RepSettings
-from scrapy_robots_rep.policy.status import internal_redirect, status_policy
+from scrapy_robots_rep.policy.stat_names import Stat
+from scrapy_robots_rep.policy.status import Hop, status_policy
 
 if TYPE_CHECKING:
     from scrapy.core.downloader import Downloader
@@ -57,9 +64,6 @@ class _Transfer:
     raw: Response | None = None
 
 
-ROBOTS_FETCH = "rep_robots_fetch"
-"""Meta key of the fetcher's own requests (the audit trail tells them from pages)."""
-
 FETCHES_PER_CONCURRENT_REQUEST = 4
 """robots.txt fetches in flight at once, per ``CONCURRENT_REQUESTS``: enough that hanging
 origins do not hold back the fetches of healthy ones, few enough to bound sockets and memory."""
@@ -73,7 +77,13 @@ class RobotsFetcher:
     compressed body is decoded only that far. A fetch in flight does not count
     against ``CONCURRENT_REQUESTS``, so hanging robots.txt never take the
     download capacity pages need (``docs/behaviour.md`` §5).
+
+    A redirect from a public origin into an internal address is refused by the address rule
+    (:mod:`scrapy_robots_rep.policy.addresses`), before its request when the address is known.
     """
+
+    address_rule = AddressRule()
+    """How addresses are judged; tests replace it to let one loopback address play a public origin."""
 
     def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
         self._crawler = crawler
@@ -96,35 +106,36 @@ class RobotsFetcher:
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
         outcomes = Outcomes.of(self._crawler)
-        outcomes.count("rep/robots/fetches")
+        outcomes.count(Stat.ROBOTS_FETCHES)
         hops = 0
         exchanges: list[Exchange] = []
         origin_address: str | None = None
         while True:
             request = self._request(url, validators)
-            outcomes.count("robotstxt/request_count")
+            outcomes.count(Stat.SCRAPY_REQUEST_COUNT)
             started = time.time()
             try:
                 response = await self._download(request)
             except CancelledError:
                 raise
             except Exception as error:  # any download failure is a judgement, not a crash
-                outcomes.count(f"rep/robots/error/{type(error).__name__}")
+                outcomes.count(Stat.ROBOTS_ERROR, type(error).__name__)
                 reason = f"robots.txt fetch failed: {type(error).__name__}: {error}"
                 exchanges.append(Exchange(url, started, _pairs(request.headers), error=reason))
-                return FetchResult(origin, self._policy.judge_failure(reason), exchanges=tuple(exchanges))
-            outcomes.count("robotstxt/response_count")
-            outcomes.count(f"robotstxt/response_status_count/{response.status}")
-            outcomes.count(f"rep/robots/status/{response.status}")
-            address = _address(response)
+                hop = self._policy.judge_failure(reason)
+                no_server = no_server_answered(error)
+                return FetchResult(origin, hop, exchanges=tuple(exchanges), no_server=no_server)
+            outcomes.count(Stat.SCRAPY_RESPONSE_COUNT)
+            outcomes.count(Stat.SCRAPY_RESPONSE_STATUS, response.status)
+            outcomes.count(Stat.ROBOTS_STATUS, response.status)
+            proxied = _proxied(request, response)
+            address = _address(response, proxied)
             sent = _pairs(response.request.headers if response.request is not None else request.headers)
             if origin_address is None:
                 origin_address = address
-            elif (internal := internal_redirect(origin_address, address)) is not None:
-                # Reached by a name that resolved to an internal address: its answer is neither used nor kept.
-                logger.info("%s", internal.reason, extra={"spider": self._crawler.spider})
-                exchanges.append(Exchange(url, started, sent, address=address, error=internal.reason))
-                return FetchResult(origin, internal, exchanges=tuple(exchanges))
+            elif (refused := self._answered_from_internal(origin_address, url, address)) is not None:
+                exchanges.append(Exchange(url, started, sent, address=address, error=refused.reason))
+                return FetchResult(origin, refused, exchanges=tuple(exchanges))
             exchanges.append(
                 Exchange(url, started, sent, response.status, _pairs(response.headers), response.body, address)
             )
@@ -137,15 +148,70 @@ class RobotsFetcher:
                 max_redirects=self._settings.max_redirects,
                 conditional=validators is not None,
             )
-            if hop.follow is not None and (internal := internal_redirect(origin_address, _host(hop.follow))):
-                logger.info("%s", internal.reason, extra={"spider": self._crawler.spider})
-                hop = internal
+            if hop.follow is not None and (refused := await self._refused(origin_address, hop.follow, proxied)):
+                return FetchResult(origin, refused, exchanges=tuple(exchanges))
             if hop.follow is None:
                 headers = _headers(response, time.time())
                 return FetchResult(origin, hop, response.status, response.body, headers, tuple(exchanges))
             logger.debug("%s", hop.reason, extra={"spider": self._crawler.spider})
             url = hop.follow
             hops += 1
+
+    async def _refused(self, origin_address: str, target: str, proxied: bool) -> Hop | None:
+        """The hop refusing a redirect from a public origin to ``target`` by the address rule, or None.
+
+        The target's host is judged as written (an address in any spelling, ``localhost``); a name
+        is resolved first, through the crawl's own resolver, unless a proxy resolves it instead.
+        """
+        rule = self.address_rule
+        if rule.is_internal(origin_address):
+            return None
+        host = urlsplit(target).hostname or ""
+        literal = parse_host(host)
+        candidates = [host if literal is None else str(literal)]
+        if not proxied and literal is None and rule.block(host) is None:
+            candidates = await self._resolved(host)
+        for candidate in candidates:
+            if (block := rule.block(candidate)) is not None:
+                hop = self._policy.judge_internal(origin_address, host, candidate, block, sent=False)
+                logger.info("%s", hop.reason, extra={"spider": self._crawler.spider})
+                return hop
+        return None
+
+    def _answered_from_internal(self, origin_address: str, url: str, address: str) -> Hop | None:
+        """The hop refusing the answer of a redirect that came from an internal address, or None."""
+        rule = self.address_rule
+        block = rule.block(address)
+        if block is None or rule.is_internal(origin_address):
+            return None
+        hop = self._policy.judge_internal(origin_address, urlsplit(url).hostname or "", address, block, sent=True)
+        logger.info("%s", hop.reason, extra={"spider": self._crawler.spider})
+        return hop
+
+    async def _resolved(self, name: str) -> list[str]:
+        """The addresses the crawl's resolver gives for ``name``; none when it fails (the download
+        then fails the same way, and is judged as usual).
+
+        The resolver is the one the download handler connects through: the reactor's (Scrapy's DNS
+        cache and ``DNS_RESOLVER``), else, without a Twisted reactor, the event loop's.
+        """
+        try:
+            if not is_reactor_installed():
+                loop = asyncio.get_running_loop()
+                answers = await asyncio.wait_for(
+                    loop.getaddrinfo(name, None, type=socket.SOCK_STREAM), self._settings.fetch_timeout
+                )
+                return [str(answer[4][0]) for answer in answers]
+            from twisted.internet import reactor
+
+            receiver = _Resolution()
+            reactor.nameResolver.resolveHostName(receiver, name)
+            receiver.done.addTimeout(self._settings.fetch_timeout, reactor)
+            return await maybe_deferred_to_future(receiver.done)
+        except CancelledError:
+            raise
+        except Exception:  # a failed lookup: the request's own lookup fails too
+            return []
 
     def _request(self, url: str, validators: Validators | None) -> Request:
         """The GET of one hop; a conditional one bypasses Scrapy's HTTP cache, the server answers it.
@@ -164,7 +230,7 @@ class RobotsFetcher:
             dont_filter=True,
             meta={
                 ROBOTS_FETCH: True,
-                "dont_obey_robotstxt": True,
+                DONT_OBEY: True,
                 "dont_redirect": True,
                 "dont_retry": True,
                 "handle_httpstatus_all": True,
@@ -265,16 +331,39 @@ class RobotsFetcher:
         return raw.replace(headers=headers, body=body)
 
 
-def _address(response: Response) -> str:
-    """The server's resolved address where Scrapy exposes it, else the URL's host literal."""
+def _address(response: Response, proxied: bool) -> str:
+    """The server's resolved address where Scrapy exposes it, else the URL's host literal.
+
+    Through a proxy, ``ip_address`` is the proxy's: the host literal is used instead.
+    """
     ip = response.ip_address
-    if ip is not None:
+    if ip is not None and not proxied:
         return str(ip)
     return urlparse_cached(response).hostname or ""
 
 
-def _host(url: str) -> str:
-    return urlsplit(url).hostname or ""
+def _proxied(request: Request, response: Response) -> bool:
+    """Whether the request went through a proxy (``HttpProxyMiddleware`` or a ``proxy`` meta key)."""
+    sent = response.request if response.request is not None else request
+    return bool(sent.meta.get("proxy") or request.meta.get("proxy"))
+
+
+class _Resolution:
+    """Twisted's ``IResolutionReceiver`` of one name resolution: ``done`` fires with its addresses."""
+
+    def __init__(self) -> None:
+        self.addresses: list[str] = []
+        self.done: Deferred[list[str]] = Deferred()
+
+    def resolutionBegan(self, resolution: Any) -> None:
+        pass
+
+    def addressResolved(self, address: Any) -> None:
+        self.addresses.append(str(address.host))
+
+    def resolutionComplete(self) -> None:
+        if not self.done.called:
+            self.done.callback(self.addresses)
 
 
 def _pairs(headers: Any) -> tuple[tuple[str, str], ...]:

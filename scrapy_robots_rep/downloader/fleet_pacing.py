@@ -30,7 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.meta_keys import FLEET_SLOT
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -40,8 +42,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PACED = "rep_fleet_slot"
-"""Meta key of a request holding its origin's fleet-wide slot: the slot's token."""
+PACED = FLEET_SLOT
 
 LEASE_MARGIN = 5.0
 """Seconds a slot is held beyond the download timeout and the delay, in case its process dies."""
@@ -91,12 +92,12 @@ class FleetPacing:
                     return
                 if wait <= 0:
                     break
-                outcomes.count("rep/crawl_delay/fleet_waits")
+                outcomes.count(Stat.CRAWL_DELAY_FLEET_WAITS)
                 await asyncio.sleep(min(wait, delay))
         except BaseException:
             turn.release()
             raise
-        outcomes.count("rep/crawl_delay/fleet_slots")
+        outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS)
         request.meta[PACED] = token
         expiry = asyncio.get_running_loop().call_later(lease, self._give_up, token)
         self._held[token] = _Held(origin, delay, turn, expiry)
@@ -138,7 +139,7 @@ class FleetPacing:
         if held is None:
             return
         held.expiry.cancel()
-        Outcomes.of(self._crawler).count("rep/crawl_delay/fleet_slots_given_up")
+        Outcomes.of(self._crawler).count(Stat.CRAWL_DELAY_FLEET_SLOTS_GIVEN_UP)
         held.turn.release()
 
     def _warn_once(self, origin: str) -> None:

@@ -31,29 +31,39 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_rep.crawl.evidence import Evidence
+from scrapy_robots_rep.crawl.meta_keys import (
+    CONTENT_SIGNALS,
+    CONTENT_USAGE,
+    DONT_OBEY,
+    FLEET_SLOT,
+    RELEASED,
+    ROBOTS_FETCH,
+    SCHEDULED,
+)
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.report import CrawlReporter
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
-from scrapy_robots_rep.downloader.fetcher import ROBOTS_FETCH, RobotsFetcher
-from scrapy_robots_rep.downloader.fleet_pacing import PACED, FleetPacing
+from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
+from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 from scrapy_robots_rep.downloader.parking import Parked, Parking
 from scrapy_robots_rep.downloader.saved import SavedRequests
-from scrapy_robots_rep.downloader.scheduling import SCHEDULED, hook_scheduler, past_the_dupefilter
+from scrapy_robots_rep.downloader.scheduling import hook_scheduler, past_the_dupefilter
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 from scrapy_robots_rep.downloader.slot_delays import SlotDelays
 from scrapy_robots_rep.downloader.startup import (
     check_order,
     load_store,
     log_start,
+    proxy_configured,
     start_up_errors,
     warn_unknown_settings,
 )
 from scrapy_robots_rep.exceptions import RobotsUnreachable
-from scrapy_robots_rep.page.middleware import CONTENT_SIGNALS_META, CONTENT_USAGE_META
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -68,9 +78,6 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger(__name__)
-
-RELEASED = "rep_released"
-"""Meta key of parked requests given back to the engine, until they are decided."""
 
 
 class RobotsMiddleware:
@@ -100,7 +107,7 @@ class RobotsMiddleware:
                 crawler, self.origins, self.outcomes.accounting, self._delays, settings.report
             )
             self._purposes = settings.purposes
-            log_start(crawler, settings, store)
+            log_start(settings, store, proxy_configured(crawler.settings))
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
@@ -121,19 +128,19 @@ class RobotsMiddleware:
         self, request: Request, spider: Spider | None = None
     ) -> Request | Coroutine[Any, Any, None] | None:
         """Decide ``request``; synchronous unless it bypassed the scheduler and must wait for rules."""
-        if PACED in request.meta and self._fleet is not None:
+        if FLEET_SLOT in request.meta and self._fleet is not None:
             self._fleet.done(request)  # a copy of a request that held a slot (a middleware returned it)
         origin = self._checked_origin(request)
         if origin is None:
             if self._evidence is not None and not request.meta.get(ROBOTS_FETCH):
-                self.outcomes.request_unchecked(request, exempt=not request.meta.get("dont_obey_robotstxt"))
+                self.outcomes.request_unchecked(request, exempt=not request.meta.get(DONT_OBEY))
             return None
         released = request.meta.pop(RELEASED, False)
         where, record = self.origins.route(origin, time.time(), released)
         if where is Route.DECIDE:
             assert record is not None
             if not released:
-                self.outcomes.count("rep/cache/hits")
+                self.outcomes.count(Stat.CACHE_HITS)
             self._decide(request, origin, record)
             return self._paced(request, origin, record)
         if where is Route.DROP:
@@ -148,12 +155,12 @@ class RobotsMiddleware:
         return self._decide_when_obtained(request, origin, beside=not full)
 
     def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Response:
-        if PACED in request.meta and self._fleet is not None:
+        if FLEET_SLOT in request.meta and self._fleet is not None:
             self._fleet.done(request)
         return response
 
     def process_exception(self, request: Request, exception: Exception, spider: Spider | None = None) -> None:
-        if PACED in request.meta and self._fleet is not None:
+        if FLEET_SLOT in request.meta and self._fleet is not None:
             self._fleet.done(request)
 
     async def sitemaps(self, origin: str) -> tuple[str, ...]:
@@ -163,7 +170,7 @@ class RobotsMiddleware:
 
     def _checked_origin(self, request: Request) -> str | None:
         """The origin whose robots.txt governs ``request``; None for requests never checked."""
-        if request.meta.get("dont_obey_robotstxt"):
+        if request.meta.get(DONT_OBEY):
             return None
         parts = urlparse_cached(request)
         origin = origin_from_parts(parts.scheme, parts.netloc)
@@ -182,10 +189,10 @@ class RobotsMiddleware:
                 self.outcomes.raise_refused(request, origin, refusal, record)
         content_signals = rules.content_signals
         if content_signals:
-            request.meta[CONTENT_SIGNALS_META] = dict(content_signals)
+            request.meta[CONTENT_SIGNALS] = dict(content_signals)
         usage = rules.content_usage(request.url)
         if usage is not None and usage.preferences:
-            request.meta[CONTENT_USAGE_META] = (dict(usage.preferences), usage.source)
+            request.meta[CONTENT_USAGE] = (dict(usage.preferences), usage.source)
         if rules.crawl_delay and self._delays is not None:
             self._delays.apply(request, origin, rules.crawl_delay)
         self.outcomes.allowed(request, origin, record)
@@ -224,7 +231,7 @@ class RobotsMiddleware:
         """Asked for every request the engine schedules, also those the dupefilter then drops: an
         origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
         look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
-        if self._fleet is not None and PACED in request.meta:
+        if self._fleet is not None and FLEET_SLOT in request.meta:
             self._fleet.done(request)  # a copy of a request that held a slot, going to the shared queue
         url = request.url
         end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_robots_rep.crawl.meta_keys import REFILTERED, SCHEDULED
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
 
 if TYPE_CHECKING:
@@ -20,14 +21,6 @@ if TYPE_CHECKING:
 
     from scrapy import Request
     from scrapy.crawler import Crawler
-
-SCHEDULED = "rep_scheduled"
-"""Meta key of requests the scheduler handed out (as opposed to those that bypassed it)."""
-
-REFILTERED = "rep_refiltered"
-"""Meta key of a request that goes into the scheduler again with ``dont_filter`` set only so that
-the dupefilter, which saw it once, lets it through: it gets ``dont_filter = False`` back when the
-scheduler hands it out, so that what it leads to (a redirect, say) is filtered as usual."""
 
 
 def past_the_dupefilter(request: Request) -> Request:

@@ -87,8 +87,12 @@ def crawler_process(settings: dict[str, Any] | Settings) -> CrawlerProcessBase:
 
 
 def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
-    """The crawl's scheduler while the spider is open: ``engine.scheduler`` (Scrapy 2.14), else the
-    engine's slot's (Scrapy 2.13); ``None`` before the spider opens."""
+    """The crawl's scheduler while the spider is open; ``None`` before the spider opens.
+
+    ``ExecutionEngine.scheduler`` first appears in Scrapy 2.19 (it is in neither 2.14 nor 2.18):
+    on Scrapy 2.13 to 2.18 this reads the private ``engine._slot.scheduler``, the only place the
+    scheduler is kept there (``tests/test_scrapy_versions.py`` runs both paths).
+    """
     if engine is None:
         return None
     scheduler = getattr(engine, "scheduler", None)
@@ -96,6 +100,22 @@ def engine_scheduler(engine: ExecutionEngine | None) -> BaseScheduler | None:
         slot = getattr(engine, "_slot", None)
         scheduler = getattr(slot, "scheduler", None)
     return scheduler
+
+
+def no_server_answered(error: BaseException) -> bool:
+    """Whether a download failed because no server answered at all: the host name did not resolve,
+    there was no route to it, or the connection was refused (Scrapy's own exception classes from
+    2.15 on, Twisted's before; imported here, late, as the package root imports this module)."""
+    from scrapy import exceptions
+    from twisted.internet import error as twisted_errors
+
+    classes = [twisted_errors.DNSLookupError, twisted_errors.ConnectionRefusedError, twisted_errors.NoRouteError]
+    classes += [getattr(exceptions, name) for name in NO_SERVER_SCRAPY_ERRORS if hasattr(exceptions, name)]
+    return isinstance(error, tuple(classes))
+
+
+NO_SERVER_SCRAPY_ERRORS = ("DownloadConnectionRefusedError", "CannotResolveHostError")
+"""Scrapy's own exceptions (2.15 on) that :func:`no_server_answered` recognises."""
 
 
 def wake_engine(engine: ExecutionEngine | None) -> None:

@@ -33,11 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError, ResponseError
 
+from scrapy_robots_rep.crawl.meta_keys import PARK_ID
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader import parking_scripts
 from scrapy_robots_rep.downloader.parking import Parked
 from scrapy_robots_rep.downloader.scheduling import past_the_dupefilter
 from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call, wake_engine
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -57,9 +59,6 @@ list pushed on the left (both FIFO and LIFO queues push so)."""
 
 SWEEP_BATCH = 100
 """Origins whose requests one sweep moves back to the queue at most."""
-
-PARK_ID = "rep_park_id"
-"""Meta key of a parked request's park id (it makes each parked entry unique, and a repeated park idempotent)."""
 
 
 @dataclass(slots=True)
@@ -239,7 +238,7 @@ class SharedParking:
         for key in self._expired(keys=[self._leases], args=[SWEEP_BATCH]):
             swept += int(self._sweep(keys=[self._leases, key, self._queue_key], args=[self._kind]))
         if swept:
-            Outcomes.of(self._crawler).count("rep/parked/swept", swept)
+            Outcomes.of(self._crawler).count(Stat.PARKED_SWEPT, by=swept)
             wake_engine(self._crawler.engine)
             logger.info(
                 "Moved %(count)d requests parked by a process that stopped renewing its lease back to the queue",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -80,9 +81,9 @@ class SlotDelays:
             return
         self.applied[origin] = (crawl_delay, delay)
         outcomes = Outcomes.of(self._crawler)
-        outcomes.count("rep/crawl_delay/applied")
+        outcomes.count(Stat.CRAWL_DELAY_APPLIED)
         if delay < crawl_delay:
-            outcomes.count("rep/crawl_delay/capped")
+            outcomes.count(Stat.CRAWL_DELAY_CAPPED)
             logger.info(
                 "robots.txt of %(origin)s asks for a %(asked)gs delay; capped at REP_CRAWL_DELAY_MAX = %(delay)gs",
                 {"origin": origin, "asked": crawl_delay, "delay": delay},

@@ -7,12 +7,15 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+from urllib.request import getproxies
 
 from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
+from scrapy.downloadermiddlewares.httpproxy import HttpProxyMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -30,17 +33,36 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("scrapy_robots_rep")
 
-AGENT_SETTINGS = ("REP_USER_AGENT", "ROBOTSTXT_USER_AGENT", "USER_AGENT")
-
 
 @contextmanager
 def start_up_errors() -> Iterator[None]:
-    """A setting the package cannot use is logged as one ERROR line naming it, above Scrapy's traceback."""
+    """A setting the package cannot use is logged as one ERROR line naming it, and nothing after it.
+
+    The error still ends the crawl (``scrapy crawl`` exits with status 1); it is only kept from being
+    printed a second time, with a traceback, by asyncio (see :func:`_said_once`).
+    """
     try:
         yield
     except SettingsError as error:
         logger.error("scrapy_robots_rep cannot start: %s", error)
+        _said_once()
         raise
+
+
+def _said_once() -> None:
+    """Mark the error of the asyncio task that runs this crawl (Scrapy 2.14 on) as retrieved when the
+    task ends, so that asyncio does not log it again as ``Task exception was never retrieved``."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop: a crawl run by Twisted Deferreds (Scrapy 2.13)
+        return
+    if task is not None:
+        task.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task[object]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def warn_unknown_settings(settings: BaseSettings) -> None:
@@ -83,9 +105,10 @@ def check_order(settings: BaseSettings, middleware: type) -> None:
         )
 
 
-def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> None:
-    """One INFO line with the agent (which setting it came from, how it was read), the modes and
-    the cache; a warning for an agent that cannot match or names no robot."""
+def log_start(settings: RepSettings, store: object | None, behind_proxy: bool) -> None:
+    """One INFO line with the agent (which setting it came from, how it was read), the modes, the
+    cache and, behind a proxy, how addresses are checked; a warning for an agent that cannot match
+    or names no robot."""
     mode = matching_mode(settings.matching)
     agent = mode.agent_token(settings.user_agent)
     exempt = ", ".join(settings.exempt_domains) or "none"
@@ -94,16 +117,17 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
         cache += f" + {getattr(store, 'description', type(store).__name__)}"
     logger.info(
         "Obeying robots.txt as agent %(agent)r (%(source)s %(configured)r, read as %(reading)s), matching "
-        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s",
+        "%(matching)s, status policy %(policy)s, cache %(cache)s, exempt domains: %(exempt)s%(proxy)s",
         {
             "agent": agent,
-            "source": agent_setting(crawler.settings),
+            "source": settings.source("user_agent") or "the default",
             "configured": settings.user_agent,
             "reading": read_agent(settings.user_agent).reading.value,
             "matching": settings.matching,
             "policy": settings.status_policy,
             "cache": cache,
             "exempt": exempt,
+            "proxy": PROXY_NOTE if behind_proxy else "",
         },
     )
     problem = mode.agent_problem(settings.user_agent)
@@ -111,13 +135,21 @@ def log_start(crawler: Crawler, settings: RepSettings, store: object | None) -> 
         logger.warning("Agent %r: %s", agent, problem)
 
 
-def agent_setting(settings: BaseSettings) -> str:
-    """The setting the agent came from: the first of :data:`AGENT_SETTINGS` with a name in it."""
-    for name in AGENT_SETTINGS:
-        value = settings.get(name)
-        if isinstance(value, str) and value.strip():
-            return name
-    return "the default"
+PROXY_NOTE = (
+    "; behind the HTTP proxy, redirects into internal addresses are checked by name and literal only "
+    "(the proxy resolves names, and the address an answer came from is the proxy's)"
+)
+"""The end of the start-up line when a proxy is configured (``docs/behaviour.md`` §5, the address rule)."""
+
+
+def proxy_configured(settings: BaseSettings) -> bool:
+    """Whether ``HttpProxyMiddleware`` is on and the environment names an HTTP(S) proxy.
+
+    A proxy set per request (the ``proxy`` meta key) is seen only when that request is made; the
+    fetcher then judges its redirects the same way.
+    """
+    enabled = settings.getbool("HTTPPROXY_ENABLED") and _priorities(settings).get(HttpProxyMiddleware) is not None
+    return enabled and any(scheme in getproxies() for scheme in ("http", "https"))
 
 
 def _priorities(settings: BaseSettings) -> dict[Any, int | None]:

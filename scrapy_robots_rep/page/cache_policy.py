@@ -17,7 +17,8 @@ from scrapy.utils.misc import load_object
 
 from scrapy_robots_rep.core.page import PageDirectives
 from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.policy.settings import DEFAULT_HTTPCACHE_POLICY, SettingsError
+from scrapy_robots_rep.policy.settings import DEFAULT_HTTPCACHE_POLICY, SettingsError, configured_source
+from scrapy_robots_rep.policy.settings_table import SETTING_FOR
 
 if TYPE_CHECKING:
     from scrapy.http import Request, Response
@@ -83,6 +84,6 @@ def wrap_cache_policy(settings: BaseSettings) -> None:
     if isinstance(policy_class, type) and issubclass(policy_class, RobotsCachePolicy):
         return
     priority = max(settings.getpriority("HTTPCACHE_POLICY") or 0, SETTINGS_PRIORITIES["addon"])
-    if settings.get("REP_HTTPCACHE_POLICY") is None:
-        settings.set("REP_HTTPCACHE_POLICY", configured, priority=priority)
+    if configured_source(settings, "httpcache_policy") is None:
+        settings.set(SETTING_FOR["httpcache_policy"].name, configured, priority=priority)
     settings.set("HTTPCACHE_POLICY", POLICY_PATH, priority=priority)

@@ -24,9 +24,11 @@ from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import Effect, PageDirectives
-from scrapy_robots_rep.crawl.evidence import PROVENANCE_META, Evidence
+from scrapy_robots_rep.crawl.evidence import Evidence
+from scrapy_robots_rep.crawl.meta_keys import CONTENT_SIGNALS, CONTENT_USAGE, DONT_OBEY, PAGE_DIRECTIVES, PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -35,17 +37,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-META_KEY = "robots"
-"""``response.meta`` key holding the page's :class:`PageDirectives`."""
-
-CONTENT_SIGNALS_META = "rep_content_signals"
-"""``request.meta`` key where the robots.txt middleware puts the origin's ``Content-Signal``
-(a ``{purpose: bool}`` mapping) when it allows a request; folded into the page's directives."""
-
-CONTENT_USAGE_META = "rep_content_usage"
-"""``request.meta`` key where the robots.txt middleware puts what the origin's ``Content-Usage``
-rules say of the request's path (``({purpose: bool}, the rules and their lines)``) when it allows
-a request; folded into the page's directives."""
+META_KEY = PAGE_DIRECTIVES
+CONTENT_SIGNALS_META = CONTENT_SIGNALS
+CONTENT_USAGE_META = CONTENT_USAGE
 
 
 class PageDirectivesMiddleware:
@@ -111,7 +105,7 @@ class PageDirectivesMiddleware:
         (most pages): the page is exempt, or its directives, read before the callback ran, drop
         no request and no item."""
         meta = response.meta
-        if meta.get("dont_obey_robotstxt"):
+        if meta.get(DONT_OBEY):
             return True
         if self._provenance_field is not None:  # every item gets the page's provenance
             return False
@@ -147,10 +141,10 @@ class PageDirectivesMiddleware:
             self._evidence.page_seen(response, page)
         if page.directives:
             for effect in page.restricted:
-                self._outcomes.count(f"rep/page/directive/{effect.value}")
+                self._outcomes.count(Stat.PAGE_DIRECTIVE, effect.value)
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        if response is None or request.meta.get("dont_obey_robotstxt"):
+        if response is None or request.meta.get(DONT_OBEY):
             return request
         page = self._page(response)
         if page is None:
@@ -186,7 +180,7 @@ class PageDirectivesMiddleware:
     def _add_provenance(self, item: Any, response: Response, name: str) -> None:
         """Put the page's provenance in the item's field ``name`` (``REP_PROVENANCE_FIELD``); an item
         that cannot hold that field is left as it is, with one warning per item class."""
-        provenance = response.meta.get(PROVENANCE_META)
+        provenance = response.meta.get(PROVENANCE)
         if not isinstance(provenance, dict):
             return
         if isinstance(item, dict):
@@ -211,7 +205,7 @@ class PageDirectivesMiddleware:
         """The page's directives (read now if its callback ran before this middleware saw it), or
         None when the page is exempt."""
         meta = response.meta
-        if meta.get("dont_obey_robotstxt"):
+        if meta.get(DONT_OBEY):
             return None
         page = meta.get(META_KEY)
         if not isinstance(page, PageDirectives):

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 BACKOFF_BASE = 1.0
 BACKOFF_MAX = 300.0
+NO_SERVER_ATTEMPTS = 3
+"""Fetches of a host that no server answers for (its name does not resolve, or it refuses the
+connection) before its requests are dropped: the first and two retries, 1 s and 2 s after."""
 
 
 class Route(Enum):
@@ -108,11 +111,14 @@ def plan_after_failure(
     unreachable_max_age: float,
     defer_max_time: float,
     retry_after: float | None = None,
+    no_server: bool = False,
 ) -> FailurePlan:
     """What follows a failed fetch (status 429/5xx, timeout, network error).
 
     The next fetch waits for the backoff, and never less than the server's
-    ``Retry-After`` (itself capped at ``defer_max_time``).
+    ``Retry-After`` (itself capped at ``defer_max_time``). When no server answered at all
+    (``no_server``), the cycle ends after :data:`NO_SERVER_ATTEMPTS` failures in a row: a host
+    that is not there cannot serve its pages either.
     """
     wait = backoff_delay(failures)
     if retry_after is not None:
@@ -122,6 +128,10 @@ def plan_after_failure(
     if thirty_day_rule and now - unreachable_since >= unreachable_max_age:
         return FailurePlan(Recovery.ALLOW_ALL, wait)
     remaining = cycle_started + defer_max_time - now
-    if remaining <= 0 or (retry_after is not None and wait > remaining):
+    if (
+        remaining <= 0
+        or (retry_after is not None and wait > remaining)
+        or (no_server and failures >= NO_SERVER_ATTEMPTS)
+    ):
         return FailurePlan(Recovery.DROP, defer_max_time)
     return FailurePlan(Recovery.RETRY, min(wait, remaining))

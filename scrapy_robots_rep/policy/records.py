@@ -48,6 +48,8 @@ class FetchResult:
     """The last response's headers, lower-case names."""
     exchanges: tuple[Exchange, ...] = ()
     """Every request made, redirects included, in order."""
+    no_server: bool = False
+    """No server answered: the host name did not resolve, or the connection was refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ class RecordMaker:
         if outcome is not None and not outcome.failed:
             return self._obtained(result, outcome, state, now)
         reason = hop.reason if not hop.not_modified else f"{hop.reason}, and no rules are held to keep"
-        return self.failed(reason, result.status, previous, state, now, result.headers)
+        return self.failed(reason, result.status, previous, state, now, result.headers, result.no_server)
 
     def failed(
         self,
@@ -89,8 +91,10 @@ class RecordMaker:
         state: OriginState,
         now: float,
         headers: Mapping[str, str] | None = None,
+        no_server: bool = False,
     ) -> Conclusion:
-        """The record after a fetch that got no usable answer, and what follows it."""
+        """The record after a fetch that got no usable answer (``no_server``: no server answered at
+        all), and what follows it."""
         settings = self._settings
         outcome = self._policy.judge_failure(reason).outcome
         assert outcome is not None
@@ -109,6 +113,7 @@ class RecordMaker:
             unreachable_max_age=settings.unreachable_max_age,
             defer_max_time=settings.defer_max_time,
             retry_after=retry_after(headers, now) if headers else None,
+            no_server=no_server,
         )
         state.next_fetch_at = now + plan.delay
         rules = AgentRules.disallow_all(reason, matching=settings.matching)

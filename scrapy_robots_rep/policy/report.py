@@ -122,6 +122,7 @@ class CrawlReport:
             lines.append(
                 (False, f"robots.txt changed during the crawl for {counted(len(changed), 'origin')}: {named}{more}")
             )
+        lines += _page_drops_lines(origins)
         licensed = [s for s in origins if s.robots is not None and s.robots.licenses]
         if licensed:
             named = ", ".join(_licenses_text(s) for s in licensed[:LISTED_IN_LOG])
@@ -175,6 +176,31 @@ def _refusing_text(summary: OriginSummary) -> str:
         for refusal in summary.refusals[:TOP_RULES]
     )
     return f"{summary.origin}: {counted(summary.disallowed, 'request')} disallowed, by {rules}"
+
+
+LINK_DIRECTIVES = frozenset({"nofollow", "rel_nofollow"})
+"""Page-level drops that are requests (links) rather than items."""
+
+
+def _page_drops_lines(origins: list[OriginSummary]) -> list[tuple[bool, str]]:
+    """One line: the items and links page-level directives dropped, by directive, per origin."""
+    dropping = [s for s in origins if s.page_drops]
+    if not dropping:
+        return []
+    links = sum(count for s in dropping for kind, count in s.page_drops.items() if kind in LINK_DIRECTIVES)
+    items = sum(count for s in dropping for kind, count in s.page_drops.items() if kind not in LINK_DIRECTIVES)
+    named = ", ".join(
+        f"{s.origin} ({', '.join(f'{kind} {count}' for kind, count in s.page_drops.items())})"
+        for s in dropping[:LISTED_IN_LOG]
+    )
+    more = f" and {len(dropping) - LISTED_IN_LOG} more" if len(dropping) > LISTED_IN_LOG else ""
+    return [
+        (
+            False,
+            f"Page-level directives dropped {counted(items, 'item')} and {counted(links, 'link')} of "
+            f"{counted(len(dropping), 'origin')}: {named}{more}",
+        )
+    ]
 
 
 def _licenses_text(summary: OriginSummary) -> str:

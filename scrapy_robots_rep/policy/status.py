@@ -14,12 +14,13 @@ protocol error, judged as a failed fetch.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 from urllib.parse import urljoin, urlsplit
+
+from scrapy_robots_rep.policy.addresses import Block
 
 
 class Outcome(Enum):
@@ -86,7 +87,7 @@ class StatusPolicy:
 
         ``location`` is the response's ``Location`` header; ``conditional`` says
         whether this hop's request carried validators. Whether a redirect leads
-        into an internal address is judged by :func:`internal_redirect`.
+        into an internal address is judged by the fetcher (:meth:`judge_internal`).
         """
         if 200 <= status < 300:
             return Hop(Outcome.RULES, f"robots.txt returned {status}")
@@ -110,36 +111,19 @@ class StatusPolicy:
         """Judge a fetch that got no usable answer: timeout, DNS, connection or protocol error."""
         return Hop(self.failure, reason)
 
+    def judge_internal(self, origin: str, target: str, internal: str, block: Block, *, sent: bool) -> Hop:
+        """Judge a redirect from the public address ``origin`` to ``target``, whose address ``internal``
+        is in ``block``: refused by the address rule, as a fetch without an answer.
 
-def is_internal(address: str) -> bool:
-    """Whether ``address`` (an IP address or a host name) is loopback, private (RFC 1918, RFC 4193)
-    or link-local, as :mod:`ipaddress` classifies it; of host names, only ``localhost`` is."""
-    host = address.strip("[]").lower().rstrip(".")
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback or ip.is_private or ip.is_link_local
-
-
-def internal_redirect(origin_address: str | None, target_address: str) -> Hop | None:
-    """The hop of a redirect from an origin on a public address into an internal one, or None.
-
-    Such a redirect is not followed: it counts as a 404 (``docs/decisions.md``). Origins that
-    are themselves internal (a test site, an intranet) redirect anywhere as before. Addresses are
-    the resolved ones where the fetcher knows them, else host literals.
-    """
-    if origin_address is None or is_internal(origin_address) or not is_internal(target_address):
-        return None
-    return Hop(
-        Outcome.ALLOW_ALL,
-        f"robots.txt redirected from the public address {origin_address} to the internal address "
-        f"{target_address}: not followed, as 404",
-    )
+        ``sent`` says whether the request went out all the same (the address is known only from its
+        answer: a name resolved again in between, DNS rebinding); its answer is then not used.
+        """
+        address = internal if internal == target else f"{target} ({internal})"
+        ending = "request sent, answer discarded" if sent else "no request sent"
+        return self.judge_failure(
+            f"address rule: robots.txt redirected from the public address {origin} to the internal "
+            f"address {address}, in {block}: refused, {ending}"
+        )
 
 
 def _judge_redirect(status: int, url: str, location: str | None, hops: int, max_redirects: int) -> Hop:

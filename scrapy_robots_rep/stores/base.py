@@ -29,6 +29,7 @@ from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -146,7 +147,7 @@ class SharedStore(ABC):
 
     def count(self, name: str, value: int = 1) -> None:
         """Add ``value`` to the crawl stat ``<stats_prefix><name>``."""
-        self._outcomes.count(self.stats_prefix + name, value)
+        self._outcomes.count(Stat.STORE, self.stats_prefix + name, by=value)
 
     @staticmethod
     def encode(record: CacheRecord) -> str:

@@ -30,7 +30,7 @@ except ImportError:
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.policy.settings import REDIS_URL_SETTINGS, SettingsError
+from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import compact, redis_scripts
 from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
 
@@ -127,7 +127,7 @@ class RedisStore(SharedStore):
         settings = rep_settings(crawler.settings)
         url = settings.redis_url
         timeout = settings.redis_timeout
-        source = next((name for name in REDIS_URL_SETTINGS if crawler.settings.get(name)), None)
+        source = settings.source("redis_url")
         try:
             pool = BlockingConnectionPool.from_url(
                 url,

@@ -19,7 +19,7 @@ from scrapy_robots_rep.audit.times import parse_rfc3339
 from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.audit.files import lines
-from tests.crawling import AGENT, crawl
+from tests.crawling import AGENT, BASE_SETTINGS, crawl
 from tests.sites import Reply, Sites, redirect, text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,8 @@ async def test_every_decision_fetch_and_page_is_written(sites: Sites, tmp_path: 
     stored = (audit / "robots" / f"{secret['sha256']}.txt").read_bytes()
     assert stored == ROBOTS  # byte for byte: BOM, CRLF, non-ASCII
     assert secret["rule"] == {"line": 4, "text": "Disallow: /private"}
-    assert secret["group"] == ["*"] and secret["agent"].startswith(AGENT)
+    assert secret["group"] == ["*"]
+    assert (secret["agent"], secret["user_agent"]) == (AGENT, BASE_SETTINGS["USER_AGENT"])
     assert dropped[f"{down.url}/waits"]["decision"] == "dropped_unreachable"
     # The redirect's target body decided for the origin first asked, and is stored once.
     assert dropped[f"{moved.url}/private/x"]["sha256"] == secret["sha256"]

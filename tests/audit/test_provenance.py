@@ -11,7 +11,7 @@ from typing import Any
 import pytest_twisted
 import scrapy
 
-from tests.crawling import crawl
+from tests.crawling import AGENT, BASE_SETTINGS, crawl
 from tests.sites import Sites, text
 
 
@@ -63,5 +63,6 @@ async def test_items_that_can_hold_the_field_get_the_provenance(sites: Sites, tm
         assert provenance["rule"] == {"line": 3, "text": "Allow: /open"} and provenance["group"] == ["*"]
         assert len(provenance["sha256"]) == 64
         assert provenance["page"]["noindex"] is False
+        assert (provenance["agent"], provenance["user_agent"]) == (AGENT, BASE_SETTINGS["USER_AGENT"])
     warnings = result.messages(logging.WARNING, "REP_PROVENANCE_FIELD")
     assert len(warnings) == 1 and "Undeclared" in warnings[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -39,8 +40,12 @@ def report_blocks(output: str) -> dict[str, str]:
 
 
 def counts(block: str) -> tuple[int, int, int]:
-    """(allowed, disallowed, dropped) of an origin's paragraph; deferred depends on timing."""
-    found = re.search(r"requests: +(\d+) allowed, (\d+) disallowed, \d+ deferred, (\d+) dropped", block)
+    """(allowed, disallowed, dropped) of an origin's paragraph; how many waited depends on timing."""
+    found = re.search(
+        r"requests: +(\d+) allowed, (\d+) disallowed, (\d+) dropped as unreachable "
+        r"\(\d+ waited for robots.txt before being decided\)",
+        block,
+    )
     assert found is not None, block
     return int(found[1]), int(found[2]), int(found[3])
 
@@ -63,7 +68,7 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
         "robots.txt report: agent 'demobot', matching rfc9309, status policy rfc9309"
     )
     plain = blocks["plain"]
-    assert "robots.txt: HTTP 200 -> rules  (server answered 200)" in plain
+    assert "robots.txt: HTTP 200 -> rules\n" in plain
     assert counts(plain) == (3, 2, 0)
     assert "/private/notes.html  <- line 4: Disallow: /private" in plain
     assert "/shop/checkout  <- line 2: Disallow: /shop" in plain
@@ -74,16 +79,16 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
     assert "/docs/guide.pdf  <- line 2: Disallow: /*.pdf$" in wildcards
     assert "/cart?sessionid=42  <- line 3: Disallow: /*?sessionid=" in wildcards
     assert counts(wildcards) == (2, 2, 0)
-    assert "HTTP 404 -> allow_all" in blocks["missing"]
-    assert "HTTP 403 -> allow_all" in blocks["forbidden"]
+    assert "robots.txt: HTTP 404 -> everything allowed\n" in blocks["missing"]
+    assert "robots.txt: HTTP 403 -> everything allowed\n" in blocks["forbidden"]
     assert counts(blocks["forbidden"]) == (2, 0, 0)
     flaky = blocks["flaky"]
-    assert "HTTP 503 -> unreachable, then HTTP 200 -> rules  (server answered 503, 200)" in flaky
+    assert "robots.txt: HTTP 503 -> unreachable, then HTTP 200 -> rules\n" in flaky
     assert counts(flaky) == (1, 1, 0)
-    deferred = re.search(r"(\d+) deferred", flaky)
+    deferred = re.search(r"(\d+) waited for robots.txt", flaky)
     assert deferred is not None and int(deferred[1]) >= 1, flaky  # waited for the retry, unless it had ended
     moved = blocks["moved"]
-    assert "HTTP 200 -> rules  (server answered 301)" in moved
+    assert "robots.txt: HTTP 301 -> redirect followed, then HTTP 200 -> rules\n" in moved
     assert "/old/page.html  <- line 2: Disallow: /old" in moved
     assert "delay:      Crawl-delay 1 s" in blocks["slow"]
     spacing = re.search(r"pages were requested ([\d.]+), ([\d.]+) s apart", blocks["slow"])
@@ -108,19 +113,31 @@ def test_demo_report_shows_every_behaviour(demo_crawl):
         "    /photos/three.html: Content-Usage: ai-use=n, search=y (header Content-Usage: ai-use=n, search=y)",
         "      -> item dropped",
     ]
-    assert re.fullmatch(r"total: 30 allowed, 9 disallowed, \d+ deferred, 0 dropped", blocks["total:"])
+    assert re.fullmatch(
+        r"total: 30 allowed, 9 disallowed, 0 dropped as unreachable \(\d+ waited for robots.txt before being decided\)",
+        blocks["total:"],
+    )
 
 
-def test_demo_closes_with_where_its_audit_trail_is(demo_crawl, demo_audit):
+@pytest.mark.parametrize("folder", ["root", "elsewhere"])
+def test_demo_closes_with_a_command_that_works_as_printed(demo_crawl, demo_audit, folder, tmp_path):
     closing = report_blocks(demo_crawl.stdout)["audit"].splitlines()
     assert closing[0].startswith(f"audit trail: {demo_audit}/ (REP_AUDIT_DIR)")
-    command = closing[1].split("ask about a URL: ")[1].split()
-    assert command[:3] == ["scrapy-robots", "audit", str(demo_audit)]
+    printed = closing[1].split("ask about a URL: ")[1]
+    url = shlex.split(printed)[-1]
+    # A fresh shell: no virtualenv on PATH, in the repository's root or any other folder.
+    fresh = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/")}
     answer = subprocess.run(
-        [str(Path(sys.executable).parent / "scrapy-robots"), *command[1:]], capture_output=True, text=True, timeout=60
+        printed,
+        shell=True,
+        cwd=ROOT if folder == "root" else tmp_path,
+        env=fresh,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    assert answer.returncode == 0, answer.stderr
-    assert answer.stdout.startswith(f"{command[3]}: dropped")
+    assert answer.returncode == 0, (printed, answer.stderr)
+    assert answer.stdout.startswith(f"{url}: dropped")
     assert "(quoted from the stored copy)" in answer.stdout
 
 
@@ -129,7 +146,7 @@ def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
 
     assert counts(pages) == (9, 0, 0)  # 6 pages, and the 3 links their directives let the crawl follow
     assert pages.splitlines()[2:] == [
-        "  robots.txt: HTTP 200 -> rules  (server answered 200)",
+        "  robots.txt: HTTP 200 -> rules",
         "  signals:    Content-Signal search=yes, ai-train=no (enforced for ai-input)",
         pages.splitlines()[4],  # the requests line, checked above
         "  items:      7 kept, 2 dropped",
@@ -163,7 +180,7 @@ def test_legacy_settings_show_the_differences(tmp_path):
     assert counts(blocks["plain"]) == (2, 3, 0)
     assert counts(blocks["wildcards"]) == (4, 0, 0)
     forbidden = blocks["forbidden"]
-    assert "HTTP 403 -> disallow_all" in forbidden
+    assert "robots.txt: HTTP 403 -> everything disallowed\n" in forbidden
     assert counts(forbidden) == (0, 2, 0)
     assert "<- robots.txt returned 403: site closed to robots" in forbidden
 
@@ -193,9 +210,10 @@ def test_start_urls_crawl_real_sites_without_the_demo_site(sites, tmp_path):
 def comparable(report: str, audit: Path | None = None) -> str:
     """The report without what varies from run to run: ports, deferral counts, spacing, the audit directory."""
     if audit is not None:
-        report = report.replace(str(audit), "audit")
+        report = report.replace(str(audit), "/path/to/scrapy-robots-rep/example_project/audit")
+    report = report.replace(str(Path(sys.executable).parent), "/path/to/scrapy-robots-rep/.venv/bin")
     report = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1:PORT", report)
-    report = re.sub(r"\d+ deferred", "N deferred", report)
+    report = re.sub(r"\d+ waited for robots.txt", "N waited for robots.txt", report)
     return re.sub(r"requested [\d., ]+ s apart", "requested N s apart", report)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest_twisted
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
-from tests.crawling import Wave, crawl, obtained
+from tests.crawling import CrawlingSpider, Wave, crawl, obtained
 from tests.sites import Sites, text
 
 RULES = "User-agent: *\nDisallow: /private\n"
@@ -18,11 +18,16 @@ async def test_lifetimes_and_stale_on_error(sites: Sites) -> None:
     long_lived = sites.start({"/robots.txt": text(RULES, **{"Cache-Control": "public, max-age=60"})})
     failing_refresh = sites.start({"/robots.txt": [text(RULES), text("", status=503)]})
     every = (plain, clamped_up, long_lived, failing_refresh)
+
+    async def both_refreshed(spider: CrawlingSpider) -> None:
+        for site in (plain, failing_refresh):
+            await obtained(site.url, 2)(spider)
+
     result = await crawl(
         [f"{site.url}/a" for site in every],
         Wave([f"{site.url}/b" for site in every] + [f"{failing_refresh.url}/private"], pause=1.3),
         # the crawl stays open until both refreshes have ended
-        Wave([], after=lambda spider: all(obtained(site.url, 2)(spider) for site in (plain, failing_refresh))),
+        Wave([], after=both_refreshed),
         settings={"REP_CACHE_TTL": 1, "REP_CACHE_TTL_MIN": 5, "REP_CACHE_TTL_MAX": 3600},
     )
     assert len(plain.hits("/robots.txt")) == 2  # REP_CACHE_TTL expired: one refetch

@@ -87,7 +87,9 @@ async def test_the_add_on_keeps_the_projects_policy(sites: Sites, tmp_path: Path
             "/plain": html(**FRESH),
         }
     )
-    settings = cache_settings(tmp_path, HTTPCACHE_POLICY=RFC2616, ADDONS={"scrapy_robots_rep.Addon": 0})
+    settings = cache_settings(
+        tmp_path, HTTPCACHE_POLICY=RFC2616, ADDONS={"scrapy_robots_rep.Addon": 0}, ROBOTSTXT_OBEY=True
+    )
     result = await crawl([f"{site.url}/stale", f"{site.url}/meta", f"{site.url}/plain"], settings=settings)
     assert cached_paths(tmp_path, site.url) == {"/plain"}
     assert result.crawler.settings["HTTPCACHE_POLICY"] == POLICY

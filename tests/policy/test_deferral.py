@@ -90,6 +90,21 @@ def test_cycle_over_drops_for_another_cycle() -> None:
     assert (result.recovery, result.delay) == (Recovery.DROP, 600.0)
 
 
+@pytest.mark.parametrize(("failures", "recovery"), [(1, Recovery.RETRY), (2, Recovery.RETRY), (3, Recovery.DROP)])
+def test_a_host_no_server_answers_for_is_dropped_after_three_attempts(failures, recovery) -> None:
+    result = plan_after_failure(
+        now=103.0,
+        cycle_started=100.0,
+        failures=failures,
+        unreachable_since=100.0,
+        has_copy=False,
+        no_server=True,
+        **PLAN,
+    )
+    assert result.recovery is recovery
+    assert result.delay == (600.0 if recovery is Recovery.DROP else failures)
+
+
 def test_a_copy_is_used_when_unreachable() -> None:
     result = plan_after_failure(
         now=110.0, cycle_started=100.0, failures=2, unreachable_since=100.0, has_copy=True, **PLAN

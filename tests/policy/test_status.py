@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from scrapy_robots_rep.policy.addresses import internal_block
 from scrapy_robots_rep.policy.status import (
     NOT_MODIFIED,
     STATUS_POLICIES,
     Hop,
     Outcome,
     StatusPolicy,
-    internal_redirect,
-    is_internal,
     status_policy,
 )
 
@@ -133,42 +132,16 @@ def test_a_new_policy_is_one_object() -> None:
     assert judge(200, lenient).outcome is Outcome.RULES
 
 
-@pytest.mark.parametrize(
-    ("origin", "target"),
-    [
-        ("93.184.216.34", "169.254.169.254"),  # a cloud metadata endpoint
-        ("93.184.216.34", "127.0.0.1"),
-        ("93.184.216.34", "10.0.0.7"),
-        ("93.184.216.34", "192.168.1.1"),
-        ("2606:2800:220:1::248", "fd00::1"),  # RFC 4193
-        ("2606:2800:220:1::248", "[fe80::1]"),
-        ("example.com", "::ffff:127.0.0.1"),  # a public host literal, an IPv4-mapped loopback
-        ("example.com", "localhost"),
-    ],
-)
-def test_a_redirect_from_a_public_to_an_internal_address_counts_as_404(origin: str, target: str) -> None:
-    hop = internal_redirect(origin, target)
-    assert hop is not None
-    assert hop.outcome is Outcome.ALLOW_ALL and hop.follow is None
-    assert origin in hop.reason and target in hop.reason
-
-
-@pytest.mark.parametrize(
-    ("origin", "target"),
-    [
-        ("127.0.0.1", "127.0.0.2"),  # a test site
-        ("10.0.0.7", "192.168.1.1"),  # an intranet crawl
-        ("192.168.1.1", "169.254.169.254"),
-        ("localhost", "10.1.1.1"),
-        ("93.184.216.34", "8.8.8.8"),  # public to public
-        ("93.184.216.34", "example.org"),  # a name that was not resolved: judged by its literal
-        (None, "127.0.0.1"),  # no address known for the origin
-    ],
-)
-def test_other_redirects_are_followed_as_before(origin: str | None, target: str) -> None:
-    assert internal_redirect(origin, target) is None
-
-
-def test_internal_addresses() -> None:
-    assert all(map(is_internal, ["127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "169.254.169.254", "fc00::5"]))
-    assert not any(map(is_internal, ["8.8.8.8", "2001:4860:4860::8888", "example.com", "localhost.example.com"]))
+@pytest.mark.parametrize(("policy", "outcome"), [(RFC9309, Outcome.UNREACHABLE), (LEGACY, Outcome.DEFERRED)])
+@pytest.mark.parametrize("sent", [False, True])
+def test_a_refused_redirect_ends_as_the_policys_unreachable_naming_the_rule_and_both_addresses(
+    policy: StatusPolicy, outcome: Outcome, sent: bool
+) -> None:
+    block = internal_block("169.254.169.254")
+    assert block is not None
+    hop = policy.judge_internal("93.184.216.34", "metadata.example", "169.254.169.254", block, sent=sent)
+    assert hop.outcome is outcome and hop.follow is None
+    assert hop.reason.startswith("address rule: ")
+    assert "93.184.216.34" in hop.reason and "metadata.example (169.254.169.254)" in hop.reason
+    assert "169.254.0.0/16 link-local" in hop.reason
+    assert ("answer discarded" in hop.reason) is sent and ("no request sent" in hop.reason) is not sent

@@ -24,3 +24,5 @@ async def test_requests_are_dropped_as_unreachable(sites: Sites) -> None:
     assert result.messages(contains="Forbidden by robots.txt") == []
     for url in urls:
         assert [message for message in result.messages(contains=url) if "unreachable" in message.lower()], url
+    assert result.messages(contains="dropped for 0s") == []
+    assert result.messages(contains="its requests are dropped"), result.messages(contains="unreachable")

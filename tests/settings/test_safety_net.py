@@ -1,10 +1,12 @@
 """The settings safety net (docs/behaviour.md §7): a ``REP_*`` name that is not a setting is warned
-about with the closest real one; every start-up error is one log line naming its setting, above
-Scrapy's traceback. Each test crawls a real ``scrapy startproject`` project."""
+about with the closest real one; every start-up error is one log line naming its setting, with
+nothing after it, and the crawl exits with status 1. Each test crawls a real ``scrapy startproject``
+project."""
 
 from __future__ import annotations
 
 import pytest
+import scrapy.crawler
 
 from tests.project import Project
 from tests.sites import Sites, text
@@ -50,18 +52,41 @@ def test_a_misspelt_setting_is_warned_about_with_the_setting_meant(sites: Sites,
             "REP_CACHE_BACKEND 'scrapy_robots_rep.NoSuchStore' cannot be loaded:",
         ),
         ('REP_MATCHING = "rfc"', "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'rfc'"),
+        ('REP_MATCHING = "foo"', "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'foo'"),
+        ('REP_FETCH_TIMEOUT = "abc"', "REP_FETCH_TIMEOUT must be a number of seconds, got 'abc'"),
+        ("REP_CACHE_TTL = -5", "REP_CACHE_TTL must be at least 0, got -5"),
+        ('REP_PURPOSES = ["aitrain"]', "REP_PURPOSES entries must be among"),
+        (
+            'REP_CACHE_BACKEND = "scrapy_robots_rep.RedisStore"',
+            "REP_CACHE_BACKEND 'scrapy_robots_rep.RedisStore' cannot be loaded: scrapy_robots_rep.RedisStore "
+            "needs the redis client: pip install redis",
+        ),
     ],
-    ids=["backend module", "backend name", "matching"],
+    ids=["backend module", "backend name", "matching", "matching foo", "timeout", "ttl", "purposes", "no redis"],
 )
 def test_a_start_up_error_is_one_log_line_naming_its_setting(sites: Sites, tmp_path, setting, message) -> None:
     site = sites.start({"/robots.txt": text(ROBOTS)})
     project = Project(tmp_path)
     project.add_settings(setting)
+    no_redis = tmp_path / "no_redis"
+    no_redis.mkdir()
+    (no_redis / "redis.py").write_text("raise ImportError(\"No module named 'redis'\")\n")
+    project.python_path.insert(0, str(no_redis))
 
     completed = project.crawl(f"{site.url}/page")
 
     log = completed.stderr.splitlines()
     [error] = lines_with(completed.stderr, "ERROR", "scrapy_robots_rep cannot start:")
     assert message in error, completed.stderr
-    assert "Traceback (most recent call last):" in log[log.index(error) :], completed.stderr
+    assert completed.returncode == 1, completed.stderr
     assert site.paths() == []
+    after = log[log.index(error) + 1 :]
+    if _crawls_in_an_asyncio_task():
+        assert after == [], completed.stderr
+    else:  # Scrapy 2.13 runs the crawl in Twisted Deferreds, which print the failure again with a traceback
+        assert "Traceback (most recent call last):" in after, completed.stderr
+
+
+def _crawls_in_an_asyncio_task() -> bool:
+    """Whether ``scrapy crawl`` runs its crawl as an asyncio task (Scrapy 2.14 on: AsyncCrawlerProcess)."""
+    return hasattr(scrapy.crawler, "AsyncCrawlerProcess")

@@ -49,7 +49,10 @@ async def test_disk_queues(sites: Sites, tmp_path: Path) -> None:
     await check_paced_crawl(sites, {"JOBDIR": str(tmp_path / "job")})
 
 
+@pytest.mark.parametrize("queue_class", ["PriorityQueue", "FifoQueue", "LifoQueue"])
 @pytest_twisted.ensureDeferred
-async def test_scrapy_redis_queue(sites: Sites, redis_server: RedisServer) -> None:
+async def test_scrapy_redis_queues(sites: Sites, redis_server: RedisServer, queue_class: str) -> None:
+    """Each of scrapy-redis's three queues (a sorted set, a list read from either end)."""
     pytest.importorskip("scrapy_redis")
-    await check_paced_crawl(sites, redis_queue(redis_server))
+    queue = {**redis_queue(redis_server), "SCHEDULER_QUEUE_CLASS": f"scrapy_redis.queue.{queue_class}"}
+    await check_paced_crawl(sites, queue)

@@ -1,0 +1,238 @@
+"""Reading one typed ``REP_*`` value from a plain mapping, with errors that name the setting.
+
+:class:`SettingsReader` converts the strings ``scrapy -s NAME=value`` passes and raises
+:class:`SettingsError` naming the setting and what it accepts; the row readers below (``boolean``,
+``text``, ``number(...)``, ...) are what a row of the settings table
+(:mod:`scrapy_robots_rep.policy.settings_table`) names as its ``read``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from scrapy_robots_rep.core.page import PURPOSE_NAMES
+from scrapy_robots_rep.policy.origin import ascii_host
+
+_TRUE_STRINGS = frozenset({"1", "true", "yes", "on"})
+_FALSE_STRINGS = frozenset({"0", "false", "no", "off", ""})
+_DOMAIN = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
+
+_Number = TypeVar("_Number", int, float)
+
+
+class SettingsError(ValueError):
+    """A setting has a value this package cannot use."""
+
+
+class SettingsReader:
+    """Reads one typed setting at a time from a mapping, raising :class:`SettingsError` on bad values.
+
+    ``None`` (or a missing name) gives the default. Strings, as ``scrapy -s NAME=value``
+    passes them, are converted.
+    """
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self._settings = settings
+
+    def raw(self, name: str) -> Any:
+        """The value as configured, ``None`` when not set."""
+        return self._settings.get(name)
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self.raw(name)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE_STRINGS | _FALSE_STRINGS:
+            return value.strip().lower() in _TRUE_STRINGS
+        raise SettingsError(f"{name} must be True or False, got {value!r}")
+
+    def choice(self, name: str, default: str, allowed: Iterable[str]) -> str:
+        """One of ``allowed`` (for a registry such as ``STATUS_POLICIES``: one of its names)."""
+        value = self.raw(name)
+        if value is None:
+            return default
+        names = list(allowed)
+        if value not in names:
+            options = ", ".join(repr(option) for option in names)
+            raise SettingsError(f"{name} must be one of {options}, got {value!r}")
+        return str(value)
+
+    def text(self, name: str, default: str) -> str:
+        """A non-empty string, stripped."""
+        value = self.raw(name)
+        if value is None:
+            return default
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError(f"{name} must be a non-empty string, got {value!r}")
+        return value.strip()
+
+    def optional_text(self, name: str) -> str | None:
+        """A string; ``None`` when not set or empty."""
+        value = self.raw(name)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be a string, got {value!r}")
+        return value
+
+    def optional_path(self, name: str) -> str | None:
+        """A file path (a string or ``pathlib.Path``); ``None`` when not set or empty."""
+        value = self.raw(name)
+        if isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be a file path, got {value!r}")
+        return value
+
+    def number(self, name: str, default: float, *, minimum: float, above: bool = False) -> float:
+        """A finite number, at least ``minimum`` (greater than it with ``above``)."""
+        value = self.raw(name)
+        if value is None:
+            return default
+        number = self._parse(name, value, float, "a number of seconds")
+        if not math.isfinite(number):
+            raise SettingsError(f"{name} must be a finite number, got {value!r}")
+        self._check_minimum(name, value, number, minimum, above)
+        return number
+
+    def integer(self, name: str, default: int, *, minimum: int) -> int:
+        """A whole number, at least ``minimum``."""
+        value = self.raw(name)
+        if value is None:
+            return default
+        if isinstance(value, float) and not value.is_integer():
+            raise SettingsError(f"{name} must be a whole number, got {value!r}")
+        number = self._parse(name, value, int, "a whole number")
+        self._check_minimum(name, value, number, minimum, above=False)
+        return number
+
+    def purposes(self, name: str) -> tuple[str, ...]:
+        """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
+        (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
+        purposes: list[str] = []
+        for entry in entries:
+            purpose = PURPOSE_NAMES.get(entry.strip().lower()) if isinstance(entry, str) else None
+            if purpose is None:
+                allowed = ", ".join(repr(option) for option in PURPOSE_NAMES)
+                raise SettingsError(f"{name} entries must be among {allowed}, got {entry!r}")
+            if purpose not in purposes:
+                purposes.append(purpose)
+        return tuple(purposes)
+
+    def domains(self, name: str) -> tuple[str, ...]:
+        """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries = [entry for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of domain names or a comma-separated string, got {value!r}")
+        domains: list[str] = []
+        for entry in entries:
+            domain = _domain(name, entry)
+            if domain not in domains:
+                domains.append(domain)
+        return tuple(domains)
+
+    @staticmethod
+    def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
+        if isinstance(value, bool):
+            raise SettingsError(f"{name} must be {description}, got {value!r}")
+        try:
+            return kind(value)
+        except (TypeError, ValueError, OverflowError):
+            raise SettingsError(f"{name} must be {description}, got {value!r}") from None
+
+    @staticmethod
+    def _check_minimum(name: str, value: Any, number: float, minimum: float, above: bool) -> None:
+        if above and number <= minimum:
+            raise SettingsError(f"{name} must be greater than {minimum:g}, got {value!r}")
+        if number < minimum:
+            raise SettingsError(f"{name} must be at least {minimum:g}, got {value!r}")
+
+
+def _domain(name: str, entry: Any) -> str:
+    """One exempt domain, normalised; a URL or a pattern gets an error saying what to write instead."""
+    if not isinstance(entry, str) or not entry.strip():
+        raise SettingsError(f"{name} must list domain names such as 'api.example.com', got {entry!r}")
+    text = entry.strip()
+    if "://" in text or "/" in text:
+        raise SettingsError(f"{name} lists domain names, not URLs: got {text!r}; write e.g. 'api.example.com'")
+    domain = ascii_host(text.lstrip("."))
+    if not _DOMAIN.fullmatch(domain):
+        raise SettingsError(
+            f"{name} lists domain names (subdomains are included; no '*', no port): got {text!r}; "
+            "write e.g. 'example.com'"
+        )
+    return domain
+
+
+Read = Callable[[SettingsReader, str, Any], Any]
+"""How one setting is read: ``read(reader, name, default)`` returns its validated value."""
+
+
+def boolean(reader: SettingsReader, name: str, default: bool) -> bool:
+    return reader.boolean(name, default)
+
+
+def text(reader: SettingsReader, name: str, default: str) -> str:
+    return reader.text(name, default)
+
+
+def text_unless_empty(reader: SettingsReader, name: str, default: str) -> str:
+    """A non-empty string; an empty one counts as not set (so a setting after it in line is read)."""
+    return reader.text(name, default) if reader.raw(name) != "" else default
+
+
+def optional_text(reader: SettingsReader, name: str, default: None) -> str | None:
+    return reader.optional_text(name)
+
+
+def optional_path(reader: SettingsReader, name: str, default: None) -> str | None:
+    return reader.optional_path(name)
+
+
+def domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    return reader.domains(name)
+
+
+def purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    return reader.purposes(name)
+
+
+def choice(allowed: Iterable[str]) -> Read:
+    """One of ``allowed``."""
+    names = tuple(allowed)
+    return lambda reader, name, default: reader.choice(name, default, names)
+
+
+def number(minimum: float, *, above: bool = False) -> Read:
+    """A finite number, at least ``minimum`` (greater than it with ``above``)."""
+    return lambda reader, name, default: reader.number(name, default, minimum=minimum, above=above)
+
+
+def integer(minimum: int) -> Read:
+    """A whole number, at least ``minimum``."""
+    return lambda reader, name, default: reader.integer(name, default, minimum=minimum)
