@@ -101,6 +101,7 @@ class SharedParking:
         self.keep_here: Callable[[str, Request, bool], None] | None = None
         """Where a request whose park Redis refused goes, and whether its origin was released (set by ``Parking``)."""
         self._loop: Any = None
+        self._warned = False
 
     @classmethod
     def of(cls, crawler: Crawler, lease: float, lifetime: float, bound: int) -> SharedParking | None:
@@ -139,7 +140,7 @@ class SharedParking:
                 dupefilter.log(request, self._crawler.spider)
                 return Parked.DUPLICATE
         except (OSError, RedisError) as error:
-            self._warn("park", error)
+            self._warn("park a request", error, "it waits in this process")
             return Parked.HERE
         parked = past_the_dupefilter(request)
         parked.meta[PARK_ID] = park_id = uuid.uuid4().hex
@@ -148,12 +149,13 @@ class SharedParking:
         try:
             result = self._park(keys=self._park_keys(origin), args=args)
         except ResponseError as error:
-            self._warn("park", error)
+            self._warn("park a request", error, "it waits in this process")
             return Parked.HERE
         except (OSError, RedisError) as error:
-            self._warn("park", error)
+            self._warn("park a request", error, "asking Redis again whether it is parked")
             self.unsettled.append(_Unsettled(origin, args, request))
             return Parked.IN_REDIS
+        self._warned = False
         if int(result) == 2:
             return Parked.QUEUED
         self.held[origin] = self.held.get(origin, 0) + 1
@@ -208,7 +210,7 @@ class SharedParking:
             self._settle()
             self._renew_and_sweep()
         except (OSError, RedisError) as error:
-            self._warn("renew or sweep", error)
+            self._warn("renew or sweep parked requests", error, "trying again in a third of the lease")
 
     def _settle(self) -> None:
         """Run again each park whose reply was lost: it parks the request if the first run did not."""
@@ -253,14 +255,17 @@ class SharedParking:
             for start in range(0, len(keys), 1000):
                 self._server.delete(*keys[start : start + 1000])
         except (OSError, RedisError) as error:
-            self._warn("flush", error)
+            self._warn("clear the parking keys", error, "they expire by themselves")
 
-    def _warn(self, what: str, error: Exception) -> None:
-        logger.warning(
-            "Could not %(what)s parked requests in the scheduler's Redis (%(error)s)",
-            {"what": what, "error": error},
+    def _warn(self, what: str, error: Exception, then: str) -> None:
+        """A warning, then DEBUG lines until a park succeeds again (a refused script fails every park)."""
+        logger.log(
+            logging.DEBUG if self._warned else logging.WARNING,
+            "Could not %(what)s in the scheduler's Redis (%(error)s): %(then)s",
+            {"what": what, "error": error, "then": then},
             extra={"spider": self._crawler.spider},
         )
+        self._warned = True
 
     def _park_keys(self, origin: str) -> list[str]:
         return [self._key(origin), self._leases, self._ids, self._queue_key]
