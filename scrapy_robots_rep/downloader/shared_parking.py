@@ -101,7 +101,8 @@ class SharedParking:
         self.keep_here: Callable[[str, Request, bool], None] | None = None
         """Where a request whose park Redis refused goes, and whether its origin was released (set by ``Parking``)."""
         self._loop: Any = None
-        self._warned = False
+        self._warned: set[str] = set()
+        """What failed and was warned of: said again at DEBUG until it succeeds (a refused script fails every park)."""
 
     @classmethod
     def of(cls, crawler: Crawler, lease: float, lifetime: float, bound: int) -> SharedParking | None:
@@ -155,7 +156,7 @@ class SharedParking:
             self._warn("park a request", error, "asking Redis again whether it is parked")
             self.unsettled.append(_Unsettled(origin, args, request))
             return Parked.IN_REDIS
-        self._warned = False
+        self._warned.discard("park a request")
         if int(result) == 2:
             return Parked.QUEUED
         self.held[origin] = self.held.get(origin, 0) + 1
@@ -258,14 +259,14 @@ class SharedParking:
             self._warn("clear the parking keys", error, "they expire by themselves")
 
     def _warn(self, what: str, error: Exception, then: str) -> None:
-        """A warning, then DEBUG lines until a park succeeds again (a refused script fails every park)."""
+        """A warning the first time ``what`` fails, then DEBUG lines (until a park succeeds, for a park)."""
         logger.log(
-            logging.DEBUG if self._warned else logging.WARNING,
+            logging.DEBUG if what in self._warned else logging.WARNING,
             "Could not %(what)s in the scheduler's Redis (%(error)s): %(then)s",
             {"what": what, "error": error, "then": then},
             extra={"spider": self._crawler.spider},
         )
-        self._warned = True
+        self._warned.add(what)
 
     def _park_keys(self, origin: str) -> list[str]:
         return [self._key(origin), self._leases, self._ids, self._queue_key]

@@ -4,6 +4,7 @@ expire, are flushed with the queue, and are not left behind by a crawl that does
 
 from __future__ import annotations
 
+import signal
 import threading
 from collections.abc import Callable, Iterator
 
@@ -14,7 +15,7 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra
 from tests.redis.fleet import ROBOTS, parked, push, start_origins, stop_all, wait_until
 from tests.redis.fleet_worker import QUEUE_KEY
 from tests.redis.server import RedisServer
-from tests.sites import Hit, Reply, Site, Sites, redirect, text
+from tests.sites import Hit, Reply, Route, Site, Sites, redirect, text
 
 PAGES = ("/p1", "/p2")
 REDIRECTS = ("/r1", "/r2", "/r3")
@@ -40,7 +41,7 @@ def started(sites: Sites) -> Iterator[Callable[..., list[Site]]]:
     """``started(count, robots=None)``: origins serving a slow robots.txt; all stopped afterwards."""
     origins: list[Site] = []
 
-    def start(count: int, robots: Callable[[Hit], Reply] | None = None) -> list[Site]:
+    def start(count: int, robots: Route | None = None) -> list[Site]:
         new = start_origins(sites, count, robots)
         origins.extend(new)
         return new
@@ -147,3 +148,29 @@ def test_a_fresh_crawl_after_a_killed_one_starts_from_nothing_and_leaves_nothing
         assert client.exists(QUEUE_KEY) == 0, "scrapy-redis flushed its queue at close"
     # Only the recent park ids remain (they expire), for the parks of another process still running.
     assert left in ([], [f"{{{QUEUE_KEY}}}:rep_parked_ids"]), left
+
+
+def test_requests_parked_by_a_stalled_worker_are_crawled_once(
+    started, start_worker, queue_server: RedisServer, new_gate
+) -> None:
+    """A worker that stops renewing its leases without dying (stopped, swapping, a long pause): the
+    others sweep its requests into the queue and crawl them; when it goes on, it crawls none again."""
+    first_fetch = new_gate()
+    origins = started(5, robots=[gated(first_fetch), text(ROBOTS)])
+    push(queue_server, [origin.url + path for origin in origins for path in PAGES])
+    victim = start_worker("victim", lock_timeout=2.0)
+    wait_until(lambda: parked(queue_server) == len(origins) * len(PAGES), 30, "the victim parks its requests")
+    wait_until(lambda: all(origin.hits("/robots.txt") for origin in origins), 30, "it fetches their robots.txt")
+    victim.process.send_signal(signal.SIGSTOP)
+    try:
+        survivor = start_worker("survivor", lock_timeout=2.0, idle=10)
+        wait_until(lambda: all(len(origin.hits()) == 2 + len(PAGES) for origin in origins), 60, "the survivor crawls")
+    finally:
+        first_fetch.set()
+        victim.process.send_signal(signal.SIGCONT)
+    stats = [victim.finish(), survivor.finish()]
+
+    for origin in origins:
+        assert sorted(origin.paths()) == sorted(["/robots.txt"] * 2 + list(PAGES)), origin
+    assert stats[1].get("rep/parked/swept") == len(origins) * len(PAGES)
+    assert parked(queue_server) == 0
