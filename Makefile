@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PACKAGE_FILES := setup.cfg setup.py pyproject.toml scrapy_robots_rep/core/page/_tag_search.c
 PURE_TESTS := tests/core tests/policy tests/test_layers.py tests/test_corpus_sample.py \
 	tests/hardening/test_core_properties.py tests/hardening/test_core_scan.py \
-	tests/hardening/test_core_worst_cases.py
+	tests/hardening/test_core_worst_cases.py tests/test_missing_dependencies.py
 
 .PHONY: demo test test-lowest lint dist redis-server
 

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.core import AgentRules, Decision, RobotsTxt, Rule
 from scrapy_robots_rep.core.page import PageDirectives
-from scrapy_robots_rep.downloader.scrapy_compat import installed_scrapy, unsupported_message
+from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.addon import Addon
     from scrapy_robots_rep.audit import AuditDirectory
     from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.crawl.outcomes import OutcomeSink
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
     from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
@@ -41,6 +42,7 @@ __all__ = [
     "AuditDirectory",
     "Decision",
     "MemoryStore",
+    "OutcomeSink",
     "PageDirectives",
     "PageDirectivesMiddleware",
     "RedisStore",
@@ -61,6 +63,7 @@ _LAZY_NAMES = {
     "AuditDirectory": "scrapy_robots_rep.audit",
     "RulesChange": "scrapy_robots_rep.core.changes",
     "MemoryStore": "scrapy_robots_rep.stores",
+    "OutcomeSink": "scrapy_robots_rep.crawl.outcomes",
     "PageDirectivesMiddleware": "scrapy_robots_rep.page.middleware",
     "RedisStore": "scrapy_robots_rep.stores",
     "RepRobotParser": "scrapy_robots_rep.robotparser",
@@ -76,13 +79,16 @@ _LAZY_NAMES = {
 _RENAMED = {"RedisCache": "RedisStore"}
 """Old public name -> the name that replaced it (both at the package root)."""
 
-_MOVED_MODULES = {
+_MOVED_MODULES: dict[str, dict[str, str] | str] = {
     "scrapy_robots_rep.middleware": {"RobotsMiddleware": "scrapy_robots_rep.downloader.middleware"},
     "scrapy_robots_rep.page_middleware": {"PageDirectivesMiddleware": "scrapy_robots_rep.page.middleware"},
     "scrapy_robots_rep.cache_policy": {"RobotsCachePolicy": "scrapy_robots_rep.page.cache_policy"},
     "scrapy_robots_rep.redis_cache": {"RedisCache": "scrapy_robots_rep.stores.redis"},
+    "scrapy_robots_rep.downloader.scrapy_compat": "scrapy_robots_rep.crawl.scrapy_compat",
+    "scrapy_robots_rep.crawl.report": "scrapy_robots_rep.downloader.report",
 }
-"""Old module path -> the names users wrote from it (in settings) and the module each lives in now."""
+"""Old module path -> the names users wrote from it (in settings) and the module each lives in now,
+or the one module all of its names moved to."""
 
 _SCRAPY_PROBLEM = unsupported_message(installed_scrapy())
 if _SCRAPY_PROBLEM is not None:
@@ -110,11 +116,16 @@ def _warn_deprecated(old: str, new: str) -> None:
     )
 
 
-def _moved_module(old_path: str, names: dict[str, str]) -> ModuleType:
+def _moved_module(old_path: str, names: dict[str, str] | str) -> ModuleType:
     """A stand-in for a module that moved: each of its names warns and comes from the new place."""
     module = ModuleType(old_path, f"Deprecated: moved; see {__name__}.__doc__")
 
     def moved_name(name: str) -> Any:
+        if name.startswith("__"):  # the import system's questions (__path__, ...): a plain module
+            raise AttributeError(name)
+        if isinstance(names, str):
+            _warn_deprecated(f"{old_path}.{name}", f"{names}.{name}")
+            return getattr(import_module(names), name)
         new_module = names.get(name)
         if new_module is None:
             raise AttributeError(f"module {old_path!r} has no attribute {name!r}")

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from scrapy_robots_rep.crawl.scrapy_compat import require_scrapy
 from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
-from scrapy_robots_rep.downloader.scrapy_compat import require_scrapy
 from scrapy_robots_rep.page.cache_policy import wrap_cache_policy
 from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from scrapy.robotstxt import RobotParser
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.crawl.settings import rep_settings
+from scrapy_robots_rep.policy.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

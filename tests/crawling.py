@@ -346,7 +346,8 @@ async def crawl(
     """Run one real crawl to completion.
 
     Each positional argument is a wave: a :class:`Wave`, or the request specs of one wave sent at
-    once. ``settings`` override :data:`BASE_SETTINGS` (at project priority). ``page`` is called
+    once. ``settings`` override :data:`BASE_SETTINGS` (at project priority); a resolver they name
+    in :data:`RESOLVER_SETTING` is installed for the crawl, as ``scrapy crawl`` would. ``page`` is called
     with every page (:data:`PageHook`). ``lean`` keeps only statuses and exception types, for
     crawls of thousands of requests. ``on_crawler`` sees the crawler before it starts (to connect
     signals). Records of ``loggers`` at the crawl's ``LOG_LEVEL`` and above are captured.

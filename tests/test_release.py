@@ -20,7 +20,9 @@ import pytest
 from scrapy.utils.misc import load_object
 
 import scrapy_robots_rep
+from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy
 from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
+from scrapy_robots_rep.downloader.report import CrawlReporter
 from scrapy_robots_rep.page.cache_policy import RobotsCachePolicy
 from scrapy_robots_rep.page.middleware import PageDirectivesMiddleware
 from tests.sites import PAGE, Reply, Sites, text
@@ -61,6 +63,8 @@ def test_redis_cache_is_the_deprecated_name_of_redis_store() -> None:
         ("scrapy_robots_rep.page_middleware.PageDirectivesMiddleware", PageDirectivesMiddleware),
         ("scrapy_robots_rep.cache_policy.RobotsCachePolicy", RobotsCachePolicy),
         ("scrapy_robots_rep.redis_cache.RedisCache", None),
+        ("scrapy_robots_rep.downloader.scrapy_compat.installed_scrapy", installed_scrapy),
+        ("scrapy_robots_rep.crawl.report.CrawlReporter", CrawlReporter),
     ],
 )
 def test_old_module_paths_written_in_settings_still_load_with_a_warning(old_path: str, new: type | None) -> None:

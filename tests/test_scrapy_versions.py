@@ -19,7 +19,7 @@ from scrapy import Spider
 from scrapy.core.engine import ExecutionEngine
 from scrapy.http import Response
 
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, installed_scrapy, unsupported_message
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler, installed_scrapy, unsupported_message
 from tests.crawling import crawl
 from tests.sites import Sites
 

@@ -12,6 +12,7 @@ import argparse
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from scrapy_robots_rep.audit import AuditDirectory, Finding
 from scrapy_robots_rep.audit.times import parse_rfc3339
@@ -43,6 +44,9 @@ def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_audit(parser: argparse.ArgumentParser, args: argparse.Namespace, context: Context) -> int:
     """Answer for each URL from the audit directory; nothing is fetched."""
+    for url in args.urls:
+        if urlsplit(url).scheme not in ("http", "https"):
+            parser.error(f"URL must be an absolute http(s) URL, as it was requested, got {url!r}")
     try:
         at = parse_rfc3339(args.at) if args.at is not None else None
         directory = AuditDirectory(args.directory)

@@ -49,6 +49,7 @@ from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.setting_names import unknown_settings
 from scrapy_robots_rep.policy.settings import SettingsError, configured_source
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
@@ -84,9 +85,10 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--agent",
-        help="the robot's user-agent, e.g. mybot or 'mybot/1.0 (+https://example.com/bot)' (default: "
-        "REP_USER_AGENT, ROBOTSTXT_USER_AGENT or USER_AGENT of the settings; sent as User-Agent when ROBOTS "
-        "or PAGE is a URL)",
+        help="the robot's user-agent, e.g. mybot or 'mybot/1.0 (+https://example.com/bot)'; required unless the "
+        "settings name the robot (inside a project with scrapy robots: its REP_USER_AGENT, ROBOTSTXT_USER_AGENT "
+        "or USER_AGENT; outside a project there is none, so it is required); sent as User-Agent when ROBOTS or "
+        "PAGE is a URL",
     )
     parser.add_argument(
         "--matching",
@@ -112,6 +114,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace, context: Context) -> int:
     """Check, compare, lint or read a page as ``args`` say; usage errors exit through ``parser``."""
+    for unknown in unknown_settings(context.settings):
+        print(f"warning: {unknown}", file=sys.stderr)
     _require_consistent(parser, args, context.settings)
     try:
         settings = rep_settings(context.settings)
@@ -158,7 +162,7 @@ def _require_consistent(parser: argparse.ArgumentParser, args: argparse.Namespac
         if args.compare:
             parser.error("--lint and --compare cannot be combined")
         return
-    if args.compare and not args.urls:
+    if args.compare and not args.urls and not _live_url(args.robots):
         parser.error("--compare compares decisions: give a URL")
     _require_agent(parser, args, settings)
 
@@ -169,7 +173,15 @@ def _require_agent(parser: argparse.ArgumentParser, args: argparse.Namespace, se
         return
     source = configured_source(settings, "user_agent")
     if source is None or (settings.getpriority(source) or 0) <= SETTINGS_PRIORITIES["default"]:
-        parser.error("the following arguments are required: --agent")
+        parser.error(
+            "the following arguments are required: --agent (the settings name no robot in REP_USER_AGENT, "
+            "ROBOTSTXT_USER_AGENT or USER_AGENT; outside a Scrapy project there are no such settings)"
+        )
+
+
+def _live_url(robots: str) -> bool:
+    """Whether ROBOTS is a live URL to check (not a robots.txt): it is then the first URL."""
+    return is_url(robots) and urlsplit(robots).path != "/robots.txt"
 
 
 def _sources(args: argparse.Namespace, context: Context) -> list[tuple[RobotsSource, list[str]]]:
@@ -186,6 +198,12 @@ def _sources(args: argparse.Namespace, context: Context) -> list[tuple[RobotsSou
         return [(fetch_robots(context.process(), [origin])[origin], urls)]
     if args.lint:
         robots_origin(robots)
+    paths = [url for url in urls if url.startswith("/")]
+    if paths:
+        raise ValueError(
+            f"a path such as {paths[0]!r} is checked against a robots.txt given as ROBOTS: "
+            f"give {origin_of(robots)}/robots.txt first, or absolute URLs"
+        )
     urls = [robots, *urls]
     require_http_urls(urls)
     by_origin: dict[str, list[str]] = {}

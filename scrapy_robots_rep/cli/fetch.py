@@ -18,6 +18,7 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import DeferredList
 
 from scrapy_robots_rep.cli.checks import RobotsSource
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.deferral import OriginState
@@ -62,7 +63,7 @@ class RobotsFetchSpider(scrapy.Spider):
     async def start(self) -> AsyncIterator[scrapy.Request]:
         """Fetch all robots.txt files at once; no request is yielded."""
         settings = rep_settings(self.settings)
-        fetcher = RobotsFetcher(self.crawler, settings)
+        fetcher = RobotsFetcher(self.crawler, Outcomes.from_crawler(self.crawler), settings)
         maker = RecordMaker(settings)
         fetches = [deferred_from_coro(self._fetch(fetcher, maker, settings, origin)) for origin in self.origins]
         await maybe_deferred_to_future(DeferredList(fetches, fireOnOneErrback=True, consumeErrors=True))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from scrapy.settings import Settings
 
 from scrapy_robots_rep.cli.grammar import Context, option_settings, parse, run
-from scrapy_robots_rep.downloader.scrapy_compat import crawler_process
+from scrapy_robots_rep.crawl.scrapy_compat import crawler_process
 
 QUIET = {"LOG_LEVEL": "ERROR", "TELNETCONSOLE_ENABLED": False}
 """Settings of the short crawls that fetch live robots.txt files and pages."""

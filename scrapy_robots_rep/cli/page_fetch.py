@@ -17,9 +17,10 @@ from scrapy.http import Response
 from scrapy_robots_rep.cli.checks import RobotsSource
 from scrapy_robots_rep.cli.fetch import source_from
 from scrapy_robots_rep.cli.page import PageSource
+from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.scrapy_compat import download
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
-from scrapy_robots_rep.downloader.scrapy_compat import download
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.records import RecordMaker
 
@@ -53,7 +54,7 @@ class PageFetchSpider(scrapy.Spider):
         settings = rep_settings(self.settings)
         origin = origin_of(self.url)
         assert origin is not None, "the command line checks that PAGE is an http(s) URL"
-        result = await RobotsFetcher(self.crawler, settings).fetch(origin)
+        result = await RobotsFetcher(self.crawler, Outcomes.from_crawler(self.crawler), settings).fetch(origin)
         robots = source_from(result, RecordMaker(settings), settings, time.time())
         assert self.crawler.engine is not None
         try:

@@ -42,4 +42,11 @@ def read_bytes(location: str, argument: str) -> bytes:
     try:
         return Path(location).read_bytes()
     except OSError as error:
-        raise ValueError(f"cannot read {argument} file {location!r}: {error.strerror}") from None
+        hint = f"; a URL needs its scheme: https://{location}" if _looks_like_a_url(location) else ""
+        raise ValueError(f"cannot read {argument} file {location!r}: {error.strerror}{hint}") from None
+
+
+def _looks_like_a_url(location: str) -> bool:
+    """A missing file named like ``www.example.com/private/x``: a host name with a dot, then a path."""
+    host = location.split("/", 1)[0]
+    return "." in host.strip(".") and not Path(host).exists()

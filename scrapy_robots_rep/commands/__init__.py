@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scrapy_robots_rep.downloader.scrapy_compat import installed_scrapy, unsupported_message
+from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
 
 def __getattr__(name: str) -> Any:

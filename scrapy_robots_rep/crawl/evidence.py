@@ -1,12 +1,12 @@
 """``Evidence``: the audit trail and provenance of one crawl (``docs/evidence.md``).
 
-One instance per crawler. It is a sink of the crawl's :class:`~scrapy_robots_rep.crawl.outcomes.Outcomes`
-(how each request and robots.txt fetch ended: the ``decisions`` and ``fetches`` lines), and the
-page-level middleware tells it what each page said (the ``pages`` lines). It turns Scrapy's
-objects into the plain lines the :class:`~scrapy_robots_rep.audit.AuditTrail` writes, and puts
-each allowed request's provenance in ``request.meta["robots_provenance"]`` (a response's meta is
-its request's). It exists only when ``REP_AUDIT_DIR`` or ``REP_PROVENANCE_FIELD`` is set:
-otherwise nothing of this runs per request.
+One instance per crawler (made with its other shared parts, ``crawl/parts.py``). It is a sink of
+the crawl's :class:`~scrapy_robots_rep.crawl.outcomes.Outcomes` (how each request and robots.txt
+fetch ended: the ``decisions`` and ``fetches`` lines), and the page-level middleware tells it what
+each page said (the ``pages`` lines). It turns Scrapy's objects into the plain lines the
+:class:`~scrapy_robots_rep.audit.AuditTrail` writes, and puts each allowed request's provenance in
+``request.meta["robots_provenance"]`` (a response's meta is its request's). It exists only when
+``REP_AUDIT_DIR`` or ``REP_PROVENANCE_FIELD`` is set: otherwise nothing of this runs per request.
 """
 
 from __future__ import annotations
@@ -26,13 +26,11 @@ from scrapy_robots_rep.core.page import PURPOSES
 from scrapy_robots_rep.crawl.meta_keys import PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import (
     FetchEnded,
-    Outcomes,
     OutcomeSink,
     PageDropped,
     RequestEnded,
     RequestOutcome,
 )
-from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -56,8 +54,6 @@ _GOES_ON = frozenset({RequestOutcome.ALLOWED.value, EXEMPT, NOT_CHECKED})
 
 _FETCH_TIMES_KEPT = 4096
 
-_EVIDENCE: WeakKeyDictionary[Crawler, Evidence | None] = WeakKeyDictionary()
-
 
 class Evidence(OutcomeSink):
     """Writes the crawl's audit lines and attaches provenance; see the module docstring."""
@@ -79,18 +75,6 @@ class Evidence(OutcomeSink):
         self._dropped: WeakKeyDictionary[Response, Counter[str]] = WeakKeyDictionary()
         self._fetch_times: dict[float, str] = {}
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
-
-    @classmethod
-    def of(cls, crawler: Crawler) -> Evidence | None:
-        """The crawler's one ``Evidence``, made on first need; None when neither setting asks for it."""
-        if crawler in _EVIDENCE:
-            return _EVIDENCE[crawler]
-        settings = rep_settings(crawler.settings)
-        evidence = cls(crawler, settings) if settings.audit.enabled else None
-        _EVIDENCE[crawler] = evidence
-        if evidence is not None:
-            Outcomes.of(crawler).add_sink(evidence)
-        return evidence
 
     def request_ended(self, ended: RequestEnded) -> None:
         outcome = ended.outcome

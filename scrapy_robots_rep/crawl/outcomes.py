@@ -4,22 +4,24 @@ Every checked request ends in exactly one :class:`RequestOutcome` (after being d
 every robots.txt fetch attempt ends in a conclusion. ``Outcomes`` is told each of them once and
 tells its sinks: the crawl stats, the log, the signals (``scrapy_robots_rep.signals``) and the
 per-origin counts the end-of-crawl report reads. Other counters (cache, Crawl-delay, page-level
-directives, shared stores) are counted through it too, so no other module writes crawl stats.
-One more sink is one more :class:`OutcomeSink` given to :meth:`add_sink`: the audit trail
-(``crawl/evidence.py``) is one.
+directives) are counted through it too. One more sink is one more :class:`OutcomeSink`: the
+audit trail (``crawl/evidence.py``) is one, and ``REP_OUTCOME_SINKS`` names a project's own
+(each built with Scrapy's ``build_from_crawler``, so it may take the crawler in ``from_crawler``).
 
-One ``Outcomes`` per crawler (:meth:`Outcomes.of`), shared by both middlewares.
+One ``Outcomes`` per crawler, made with the crawler's other shared parts (``crawl/parts.py``) and
+handed to every component that tells it something.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar, NoReturn
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, NoReturn
 
 from scrapy import signals as scrapy_signals
+from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.core.lint import LintKind, file_warnings
@@ -28,12 +30,14 @@ from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
 from scrapy_robots_rep.policy.deferral import Recovery
 from scrapy_robots_rep.policy.origin import origin_of
+from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.signalmanager import SignalManager
     from scrapy.statscollectors import StatsCollector
 
     from scrapy_robots_rep.core import Decision
@@ -315,26 +319,23 @@ class _Counts(OutcomeSink):
 class Outcomes:
     """Told how each request and robots.txt fetch ended; tells the stats, log, signals and report."""
 
-    _OF: ClassVar[WeakKeyDictionary[Crawler, Outcomes]] = WeakKeyDictionary()
-
-    def __init__(self, crawler: Crawler) -> None:
-        stats = crawler.stats
-        assert stats is not None
-        self._stats: StatsCollector = stats
-        self._crawler = crawler
-        self.accounting = Accounting()
-        self._sinks: list[OutcomeSink] = [_Stats(stats), _Log(crawler), _Signals(crawler), _Counts(self.accounting)]
+    def __init__(
+        self, stats: StatsCollector, signals: SignalManager, accounting: Accounting, sinks: Iterable[OutcomeSink]
+    ) -> None:
+        self._stats = stats
+        self._signals = signals
+        self.accounting = accounting
+        self._sinks = list(sinks)
 
     @classmethod
-    def of(cls, crawler: Crawler) -> Outcomes:
-        """The crawler's one ``Outcomes``, made on first use."""
-        outcomes = cls._OF.get(crawler)
-        if outcomes is None:
-            outcomes = cls._OF[crawler] = cls(crawler)
-        return outcomes
-
-    def add_sink(self, sink: OutcomeSink) -> None:
-        self._sinks.append(sink)
+    def from_crawler(cls, crawler: Crawler, *more: OutcomeSink) -> Outcomes:
+        """The crawler's outcome owner: its stats, log, signals and report counts, then ``more``
+        (the audit trail), then the sinks ``REP_OUTCOME_SINKS`` names."""
+        stats = crawler.stats
+        assert stats is not None
+        accounting = Accounting()
+        own = (_Stats(stats), _Log(crawler), _Signals(crawler), _Counts(accounting))
+        return cls(stats, crawler.signals, accounting, (*own, *more, *configured_sinks(crawler)))
 
     def allowed(self, request: Request, origin: str, record: CacheRecord) -> None:
         self._request_ended(RequestEnded(RequestOutcome.ALLOWED, request, origin, record=record))
@@ -387,7 +388,7 @@ class Outcomes:
 
     def record_kept(self, origin: str, record: CacheRecord) -> None:
         """An attempt gave ``origin`` the record its requests are now decided by."""
-        self._crawler.signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
+        self._signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
 
     def page_dropped(self, response: Response, kind: str, why: str | None, request: Request | None = None) -> None:
         dropped = PageDropped(response, kind, why, request)
@@ -406,6 +407,26 @@ class Outcomes:
     def _request_ended(self, ended: RequestEnded) -> None:
         for sink in self._sinks:
             sink.request_ended(ended)
+
+
+def configured_sinks(crawler: Crawler) -> list[OutcomeSink]:
+    """The sinks ``REP_OUTCOME_SINKS`` names, each built with ``build_from_crawler``; a start-up error
+    naming the setting for one that cannot be loaded or is not an :class:`OutcomeSink`."""
+    sinks = []
+    for path in rep_settings(crawler.settings).outcome_sinks:
+        try:
+            sink_class = load_object(path)
+        except (ImportError, AttributeError, NameError, ValueError) as error:
+            message = str(error).replace("\n", " ")
+            raise SettingsError(f"REP_OUTCOME_SINKS entry {path!r} cannot be loaded: {message}") from error
+        sink = build_from_crawler(sink_class, crawler)
+        if not isinstance(sink, OutcomeSink):
+            raise SettingsError(
+                f"REP_OUTCOME_SINKS entry {path!r} is not an OutcomeSink "
+                "(subclass scrapy_robots_rep.crawl.outcomes.OutcomeSink)"
+            )
+        sinks.append(sink)
+    return sinks
 
 
 def _next_step(conclusion: Conclusion) -> str:

@@ -48,13 +48,14 @@ class Origins:
     def __init__(
         self,
         crawler: Crawler,
+        outcomes: Outcomes,
         settings: RepSettings,
         fetcher: RobotsFetcher,
         parking: Parking,
         store: SharedStore | None,
     ) -> None:
         self.crawler = crawler
-        self.outcomes = Outcomes.of(crawler)
+        self.outcomes = outcomes
         self.settings = settings
         self.fetcher = fetcher
         self.parking = parking
@@ -117,6 +118,11 @@ class Origins:
             # The task ended: with rules, or a failed cycle whose requests are dropped.
             where, record = self.route(origin, time.time(), released=True)
         return where, record
+
+    def drop_reason(self, origin: str, url: str) -> str:
+        """Why a request for ``url`` of ``origin`` is dropped: what its rules say, else that it is unreachable."""
+        record = self.record(origin)
+        return record.rules.explain(url).reason if record is not None else "unreachable"
 
     def of(self, origin: str) -> OriginRobots:
         """The ``OriginRobots`` of ``origin``, created on first need."""

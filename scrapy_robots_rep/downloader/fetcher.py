@@ -27,8 +27,8 @@ from twisted.internet.defer import CancelledError, Deferred, DeferredSemaphore
 
 from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, ROBOTS_FETCH
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.scrapy_compat import no_server_answered
 from scrapy_robots_rep.downloader.concurrency import beside_pages
-from scrapy_robots_rep.downloader.scrapy_compat import no_server_answered
 from scrapy_robots_rep.policy.addresses import AddressRule, parse_host
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
@@ -85,8 +85,9 @@ class RobotsFetcher:
     address_rule = AddressRule()
     """How addresses are judged; tests replace it to let one loopback address play a public origin."""
 
-    def __init__(self, crawler: Crawler, settings: RepSettings) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, settings: RepSettings) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._settings = settings
         self._policy = status_policy(settings.status_policy)
         self._transfers: dict[Request, _Transfer] = {}
@@ -105,7 +106,7 @@ class RobotsFetcher:
 
     async def _fetch(self, origin: str, validators: Validators | None) -> FetchResult:
         url = robots_url(origin)
-        outcomes = Outcomes.of(self._crawler)
+        outcomes = self._outcomes
         outcomes.count(Stat.ROBOTS_FETCHES)
         hops = 0
         exchanges: list[Exchange] = []

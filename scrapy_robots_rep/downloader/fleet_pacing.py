@@ -59,8 +59,9 @@ class _Held:
 class FleetPacing:
     """Takes an origin's fleet-wide download slot before its request is downloaded; frees it after."""
 
-    def __init__(self, crawler: Crawler, store: SharedStore) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, store: SharedStore) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._store = store
         self._name = f"{socket.gethostname()}:{os.getpid()}"
         self._tokens = itertools.count(1)
@@ -79,7 +80,7 @@ class FleetPacing:
         await turn.acquire()
         token = f"{self._name}:{next(self._tokens)}"
         lease = float(request.meta.get("download_timeout", self._timeout)) + delay + LEASE_MARGIN
-        outcomes = Outcomes.of(self._crawler)
+        outcomes = self._outcomes
         try:
             pause = self._not_before.pop(origin, 0.0) - asyncio.get_running_loop().time()
             if pause > 0:
@@ -139,7 +140,7 @@ class FleetPacing:
         if held is None:
             return
         held.expiry.cancel()
-        Outcomes.of(self._crawler).count(Stat.CRAWL_DELAY_FLEET_SLOTS_GIVEN_UP)
+        self._outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS_GIVEN_UP)
         held.turn.release()
 
     def _warn_once(self, origin: str) -> None:

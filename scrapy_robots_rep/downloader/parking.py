@@ -23,17 +23,28 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
-from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scheduling import past_the_dupefilter
+from scrapy_robots_rep.crawl.meta_keys import REFILTERED
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.crawl.outcomes import Outcomes
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 RELEASED_PER_DOWNLOAD = 2
 """Ready requests given back to the engine each time a download ends."""
+
+
+def past_the_dupefilter(request: Request) -> Request:
+    """``request`` set to pass the dupefilter once more, its own ``dont_filter`` kept (:data:`REFILTERED`)."""
+    if request.dont_filter:
+        return request
+    again = request.replace(dont_filter=True)
+    again.meta[REFILTERED] = True
+    return again
 
 
 class Parked(enum.Enum):
@@ -51,11 +62,13 @@ class Parking:
     def __init__(
         self,
         crawler: Crawler,
+        outcomes: Outcomes,
         on_release: Callable[[str, Request], None],
         on_drop: Callable[[str, Request], None],
         max_parked: int,
     ) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._on_release = on_release
         self._on_drop = on_drop
         self._max_parked = max_parked
@@ -94,7 +107,7 @@ class Parking:
     def _keep(self, origin: str, request: Request) -> None:
         self._parked[origin].append(request)
         self._count += 1
-        Outcomes.of(self._crawler).held_here(origin)
+        self._outcomes.held_here(origin)
 
     def _keep_refused(self, origin: str, request: Request, released: bool) -> None:
         """A request whose park Redis refused once its lost reply was asked about again: kept here."""
@@ -199,3 +212,15 @@ class Parking:
     def _on_scheduler_empty(self) -> None:
         if self._ready:
             self.give_back()
+
+
+def shared_parking(crawler: Crawler, outcomes: Outcomes, settings: RepSettings) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client),
+    under a lease of ``REP_REDIS_LOCK_TIMEOUT``, keys living ``REP_DEFER_MAX_TIME`` past their last renewal,
+    at most ``REP_MAX_PARKED`` requests per origin."""
+    if getattr(engine_scheduler(crawler.engine), "server", None) is None:
+        return None
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
+    lease, lifetime = settings.redis_lock_timeout, settings.defer_max_time
+    return SharedParking.of(crawler, outcomes, lease, lifetime, settings.max_parked)

@@ -11,10 +11,16 @@ as scheduled: one that then finds no rules can go back to be parked (``docs/beha
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.crawl.meta_keys import REFILTERED, SCHEDULED
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler
+from scrapy.utils.httpobj import urlparse_cached
+
+from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, FLEET_SLOT, REFILTERED, RELEASED, SCHEDULED
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
+from scrapy_robots_rep.downloader.parking import Parked
+from scrapy_robots_rep.policy.deferral import Route
+from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -22,14 +28,9 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
-
-def past_the_dupefilter(request: Request) -> Request:
-    """``request`` set to pass the dupefilter once more, its own ``dont_filter`` kept (:data:`REFILTERED`)."""
-    if request.dont_filter:
-        return request
-    again = request.replace(dont_filter=True)
-    again.meta[REFILTERED] = True
-    return again
+    from scrapy_robots_rep.crawl.outcomes import Outcomes
+    from scrapy_robots_rep.downloader.fetch_tasks import Origins
+    from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 
 
 def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
@@ -60,3 +61,61 @@ def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
 
     scheduler.enqueue_request = enqueue_request  # type: ignore[method-assign]
     scheduler.next_request = next_request  # type: ignore[method-assign]
+
+
+def checked_origin(request: Request, exempt: tuple[str, ...]) -> str | None:
+    """The origin whose robots.txt governs ``request``; None for requests never checked
+    (``dont_obey_robotstxt``, a URL without an origin, a host of ``REP_EXEMPT_DOMAINS``)."""
+    if request.meta.get(DONT_OBEY):
+        return None
+    parts = urlparse_cached(request)
+    origin = origin_from_parts(parts.scheme, parts.netloc)
+    if origin is None or (exempt and is_exempt(parts.hostname or "", exempt)):
+        return None
+    return origin
+
+
+class ParkingGate:
+    """Asked by the hooked scheduler for every request before it is enqueued: park it or not."""
+
+    def __init__(
+        self, origins: Origins, outcomes: Outcomes, exempt: tuple[str, ...], fleet: FleetPacing | None
+    ) -> None:
+        self.origins = origins
+        self.parking = origins.parking
+        self.outcomes = outcomes
+        self.exempt = exempt
+        self.fleet = fleet
+
+    def parks(self, request: Request) -> bool:
+        """Asked for every request the engine schedules, also those the dupefilter then drops: an
+        origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
+        look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
+        if self.fleet is not None and FLEET_SLOT in request.meta:
+            self.fleet.done(request)  # a copy of a request that held a slot, going to the (shared) queue
+        url = request.url
+        end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)
+        prefix = url[:end] if end > 0 else ""
+        now = time.time()
+        if self.origins.prefix_decides_at_once(prefix, now):
+            return False
+        origin = checked_origin(request, self.exempt)
+        if origin is None:
+            return False
+        if self.origins.decides_at_once(origin, now):
+            if prefix:
+                self.origins.note_at_once(prefix, origin)
+            return False
+        return self._park_if_waiting(request, origin)
+
+    def _park_if_waiting(self, request: Request, origin: str) -> bool:
+        """Park ``request`` when its origin holds no rules yet (starting the origin's fetch task)."""
+        where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
+        if where is not Route.PARK or self.parking.full:
+            return False
+        parked = self.parking.park(origin, request)
+        if parked is not Parked.DUPLICATE:
+            if parked is not Parked.QUEUED:
+                self.outcomes.deferred(request, origin)
+            self.origins.of(origin).start(request)
+        return True

@@ -34,11 +34,9 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError, ResponseError
 
 from scrapy_robots_rep.crawl.meta_keys import PARK_ID
-from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler, looping_call, wake_engine
 from scrapy_robots_rep.downloader import parking_scripts
-from scrapy_robots_rep.downloader.parking import Parked
-from scrapy_robots_rep.downloader.scheduling import past_the_dupefilter
-from scrapy_robots_rep.downloader.scrapy_compat import engine_scheduler, looping_call, wake_engine
+from scrapy_robots_rep.downloader.parking import Parked, past_the_dupefilter
 from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
@@ -46,6 +44,8 @@ if TYPE_CHECKING:
 
     from scrapy import Request
     from scrapy.crawler import Crawler
+
+    from scrapy_robots_rep.crawl.outcomes import Outcomes
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +75,11 @@ class _Unsettled:
 class SharedParking:
     """Parked requests in the scheduler's Redis, under a lease; built by :meth:`of` for a scrapy-redis scheduler."""
 
-    def __init__(self, crawler: Crawler, scheduler: Any, kind: str, lease: float, lifetime: float, bound: int) -> None:
+    def __init__(
+        self, crawler: Crawler, outcomes: Outcomes, scheduler: Any, kind: str, lease: float, lifetime: float, bound: int
+    ) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._scheduler = scheduler
         self._kind = kind
         self._lease_ms = max(1, round(lease * 1000))
@@ -105,7 +108,9 @@ class SharedParking:
         """What failed and was warned of: said again at DEBUG until it succeeds (a refused script fails every park)."""
 
     @classmethod
-    def of(cls, crawler: Crawler, lease: float, lifetime: float, bound: int) -> SharedParking | None:
+    def of(
+        cls, crawler: Crawler, outcomes: Outcomes, lease: float, lifetime: float, bound: int
+    ) -> SharedParking | None:
         """For the crawl's scheduler when it is scrapy-redis's with a queue it knows; else ``None``."""
         scheduler = engine_scheduler(crawler.engine)
         queue = getattr(scheduler, "queue", None)
@@ -119,7 +124,7 @@ class SharedParking:
                 ", ".join(QUEUE_KINDS),
             )
             return None
-        return cls(crawler, scheduler, kind, lease, lifetime, bound)
+        return cls(crawler, outcomes, scheduler, kind, lease, lifetime, bound)
 
     def start(self) -> None:
         """Clear the parking keys when the scheduler flushes its queue on start (``SCHEDULER_FLUSH_ON_START``);
@@ -241,7 +246,7 @@ class SharedParking:
         for key in self._expired(keys=[self._leases], args=[SWEEP_BATCH]):
             swept += int(self._sweep(keys=[self._leases, key, self._queue_key], args=[self._kind]))
         if swept:
-            Outcomes.of(self._crawler).count(Stat.PARKED_SWEPT, by=swept)
+            self._outcomes.count(Stat.PARKED_SWEPT, by=swept)
             wake_engine(self._crawler.engine)
             logger.info(
                 "Moved %(count)d requests parked by a process that stopped renewing its lease back to the queue",

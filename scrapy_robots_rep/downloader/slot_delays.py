@@ -28,8 +28,9 @@ logger = logging.getLogger(__name__)
 class SlotDelays:
     """Keeps each downloader slot's delay at or above its origin's robots.txt delay (capped)."""
 
-    def __init__(self, crawler: Crawler, maximum: float) -> None:
+    def __init__(self, crawler: Crawler, outcomes: Outcomes, maximum: float) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._maximum = maximum
         self._floors: dict[str, float] = {}
         self.applied: dict[str, tuple[float, float]] = {}
@@ -80,7 +81,7 @@ class SlotDelays:
         if origin in self.applied:
             return
         self.applied[origin] = (crawl_delay, delay)
-        outcomes = Outcomes.of(self._crawler)
+        outcomes = self._outcomes
         outcomes.count(Stat.CRAWL_DELAY_APPLIED)
         if delay < crawl_delay:
             outcomes.count(Stat.CRAWL_DELAY_CAPPED)

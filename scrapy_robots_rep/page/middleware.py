@@ -27,6 +27,7 @@ from scrapy_robots_rep.core.page import Effect, PageDirectives
 from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.meta_keys import CONTENT_SIGNALS, CONTENT_USAGE, DONT_OBEY, PAGE_DIRECTIVES, PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import Outcomes
+from scrapy_robots_rep.crawl.parts import CrawlParts
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.stat_names import Stat
 
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger(__name__)
 
@@ -49,22 +52,22 @@ class PageDirectivesMiddleware:
     requests alone: they come from no page.
     """
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, settings: RepSettings, outcomes: Outcomes, evidence: Evidence | None) -> None:
         self.crawler = crawler
-        settings = rep_settings(crawler.settings)
-        if not settings.page_directives:
-            raise NotConfigured("REP_PAGE_DIRECTIVES is False")
         self.settings = settings
         self.agent = settings.user_agent
-        self._outcomes = Outcomes.of(crawler)
+        self._outcomes = outcomes
         self._nofollow_urls: WeakKeyDictionary[Response, frozenset[str]] = WeakKeyDictionary()
-        self._evidence = Evidence.of(crawler)
+        self._evidence = evidence
         self._provenance_field = settings.provenance_field
         self._warned: set[type] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageDirectivesMiddleware:
-        return cls(crawler)
+        if not rep_settings(crawler.settings).page_directives:
+            raise NotConfigured("REP_PAGE_DIRECTIVES is False")
+        parts = CrawlParts.of(crawler)
+        return cls(crawler, parts.settings, parts.outcomes, parts.evidence)
 
     # ``spider`` is passed by Scrapy 2.13 only; later versions pass no spider to a method that can do without.
     def process_spider_output(

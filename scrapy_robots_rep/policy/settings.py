@@ -11,9 +11,10 @@ naming the setting and what it accepts; the Scrapy layer turns that into a start
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.policy.settings_reader import SettingsError, SettingsReader
 from scrapy_robots_rep.policy.settings_table import (
@@ -24,6 +25,9 @@ from scrapy_robots_rep.policy.settings_table import (
     SETTINGS,
     Setting,
 )
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
 
 __all__ = [
     "DEFAULT_HTTPCACHE_POLICY",
@@ -38,10 +42,32 @@ __all__ = [
     "SettingsError",
     "SettingsReader",
     "configured_source",
+    "rep_settings",
 ]
 
 REDIS_URL_SETTINGS = SETTING_FOR["redis_url"].names
 """Where the shared store's Redis URL is read from, in order."""
+
+
+_READ: dict[int, RepSettings] = {}
+
+
+def rep_settings(settings: BaseSettings) -> RepSettings:
+    """The ``REP_*`` settings of the crawler whose Scrapy settings these are, read once they are final.
+
+    Every component of a crawler receives that crawler's settings object (middlewares and stores
+    through ``crawler.settings``, the HTTP-cache policy as its constructor argument), so the
+    validated :class:`RepSettings` is kept per settings object (only its ``frozen`` flag is read:
+    no Scrapy import).
+    """
+    if not settings.frozen:
+        return RepSettings.from_mapping(settings)
+    key = id(settings)
+    found = _READ.get(key)
+    if found is None:
+        found = _READ[key] = RepSettings.from_mapping(settings)
+        weakref.finalize(settings, _READ.pop, key, None)
+    return found
 
 
 def read_setting(reader: SettingsReader, setting: Setting) -> tuple[Any, str | None]:
@@ -120,6 +146,7 @@ class RepSettings:
     audit_compress: bool
     audit_warc: bool
     provenance_field: str | None
+    outcome_sinks: tuple[Any, ...]
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     """The setting each field's value came from, by field; a field not in it has its default."""
 

@@ -138,6 +138,25 @@ class SettingsReader:
                 purposes.append(purpose)
         return tuple(purposes)
 
+    def objects(self, name: str) -> tuple[Any, ...]:
+        """Import paths (or the objects themselves): a list or tuple, or one comma-separated string."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        entries = value.split(",") if isinstance(value, str) else value
+        if not isinstance(entries, (list, tuple)):
+            raise SettingsError(f"{name} must be a list of import paths or a comma-separated string, got {value!r}")
+        found: list[Any] = []
+        for entry in entries:
+            if isinstance(entry, str):
+                entry = entry.strip()
+                if not entry:
+                    continue
+            elif not callable(entry):
+                raise SettingsError(f"{name} lists import paths such as 'myproject.sinks.Metrics', got {entry!r}")
+            found.append(entry)
+        return tuple(found)
+
     def domains(self, name: str) -> tuple[str, ...]:
         """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
         value = self.raw(name)
@@ -220,6 +239,10 @@ def domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tupl
 
 def purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return reader.purposes(name)
+
+
+def objects(reader: SettingsReader, name: str, default: tuple[Any, ...]) -> tuple[Any, ...]:
+    return reader.objects(name)
 
 
 def choice(allowed: Iterable[str]) -> Read:

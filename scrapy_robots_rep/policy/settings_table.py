@@ -22,6 +22,7 @@ from scrapy_robots_rep.policy.settings_reader import (
     domains,
     integer,
     number,
+    objects,
     optional_path,
     optional_text,
     purposes,
@@ -336,6 +337,15 @@ SETTINGS: tuple[Setting, ...] = (
         read=optional_text,
         shown_default="none",
         doc="add each page's provenance to every item its callback yields, in this field",
+        section="11",
+    ),
+    Setting(
+        name="REP_OUTCOME_SINKS",
+        default=(),
+        read=objects,
+        shown_default="empty",
+        doc="more outcome sinks, as import paths: each told how every request and robots.txt fetch ended "
+        "([operating.md](operating.md#your-own-outcome-sink))",
         section="11",
     ),
 )

@@ -21,14 +21,12 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 from urllib.parse import quote
 
 from scrapy_robots_rep.core.modes import matching_mode
-from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.record_cache import CacheRecord
-from scrapy_robots_rep.policy.settings import RepSettings
+from scrapy_robots_rep.policy.settings import RepSettings, rep_settings
 from scrapy_robots_rep.policy.stat_names import Stat
 
 if TYPE_CHECKING:
@@ -38,6 +36,13 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _Store = TypeVar("_Store", bound="SharedStore")
+
+
+class StatsCollector(Protocol):
+    """Where a store's counters go: the crawl's stats collector (Scrapy's ``crawler.stats``)."""
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None: ...
+
 
 POLL_INTERVAL = 1.0
 """Seconds between two looks of the default :meth:`SharedStore.wait_for_record`."""
@@ -77,15 +82,16 @@ class SharedStore(ABC):
     shares_slots: ClassVar[bool] = False
     """Whether the store paces downloads across crawlers (:meth:`reserve_slot`, :meth:`free_slot`)."""
 
-    def __init__(self, *, scope: Scope, outcomes: Outcomes) -> None:
+    def __init__(self, *, scope: Scope, stats: StatsCollector) -> None:
         self.scope = scope
-        self._outcomes = outcomes
+        self._stats = stats
         self._warned_unreadable = False
 
     @classmethod
     def from_crawler(cls: type[_Store], crawler: Crawler) -> _Store:
         """Build for ``crawler``: its settings give the scope, its stats collector the counts."""
-        return cls(scope=Scope.of(rep_settings(crawler.settings)), outcomes=Outcomes.of(crawler))
+        assert crawler.stats is not None
+        return cls(scope=Scope.of(rep_settings(crawler.settings)), stats=crawler.stats)
 
     @abstractmethod
     async def load(self, origin: str) -> CacheRecord | None:
@@ -147,7 +153,7 @@ class SharedStore(ABC):
 
     def count(self, name: str, value: int = 1) -> None:
         """Add ``value`` to the crawl stat ``<stats_prefix><name>``."""
-        self._outcomes.count(Stat.STORE, self.stats_prefix + name, by=value)
+        self._stats.inc_value(Stat.STORE.key(self.stats_prefix + name), value)
 
     @staticmethod
     def encode(record: CacheRecord) -> str:

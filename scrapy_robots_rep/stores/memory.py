@@ -15,9 +15,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
+from scrapy_robots_rep.policy.settings import rep_settings
+from scrapy_robots_rep.stores.base import Scope, SharedStore, StatsCollector, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -66,8 +65,8 @@ class MemoryStore(SharedStore):
 
     stats_prefix = "rep/memory_store/"
 
-    def __init__(self, *, scope: Scope, outcomes: Outcomes, backend: MemoryBackend, max_records: int) -> None:
-        super().__init__(scope=scope, outcomes=outcomes)
+    def __init__(self, *, scope: Scope, stats: StatsCollector, backend: MemoryBackend, max_records: int) -> None:
+        super().__init__(scope=scope, stats=stats)
         self._backend = backend
         self._max_records = max_records
         self._owner = next(_owners)
@@ -78,7 +77,7 @@ class MemoryStore(SharedStore):
         settings = rep_settings(crawler.settings)
         return cls(
             scope=Scope.of(settings),
-            outcomes=Outcomes.of(crawler),
+            stats=crawler.stats,
             backend=PROCESS_BACKEND,
             max_records=settings.cache_max_origins,
         )

@@ -28,11 +28,9 @@ try:
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
-from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.crawl.settings import rep_settings
-from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.policy.settings import SettingsError, rep_settings
 from scrapy_robots_rep.stores import compact, redis_scripts
-from scrapy_robots_rep.stores.base import Scope, SharedStore, wait_event
+from scrapy_robots_rep.stores.base import Scope, SharedStore, StatsCollector, wait_event
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -91,13 +89,13 @@ class RedisStore(SharedStore):
         client: Redis,
         *,
         scope: Scope,
-        outcomes: Outcomes,
+        stats: StatsCollector,
         prefix: str,
         lock_timeout: float,
         keep_after_expiry: float,
         where: str = "",
     ) -> None:
-        super().__init__(scope=scope, outcomes=outcomes)
+        super().__init__(scope=scope, stats=stats)
         self._client = client
         self._prefix = prefix
         self._lock_ms = max(1, round(lock_timeout * 1000))
@@ -142,7 +140,7 @@ class RedisStore(SharedStore):
         return cls(
             Redis(connection_pool=pool),
             scope=Scope.of(settings),
-            outcomes=Outcomes.of(crawler),
+            stats=crawler.stats,
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,

@@ -13,7 +13,7 @@ from typing import Any
 
 from scrapy import Request, Spider
 
-from scrapy_robots_rep.downloader.scrapy_compat import crawler_process
+from scrapy_robots_rep.crawl.scrapy_compat import crawler_process
 from tests.crawling import BASE_SETTINGS
 
 

@@ -8,7 +8,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from twisted.internet import defer
 
-from scrapy_robots_rep.downloader.scrapy_compat import download
+from scrapy_robots_rep.crawl.scrapy_compat import download
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.crawling import CrawlingSpider, PageHook, crawl
 from tests.sites import PAGE, Gate, Reply, Sites, text

@@ -176,6 +176,8 @@ def test_what_the_resolver_does_not_read_as_an_address_is_a_name(spelling: str) 
     ],
 )
 def test_ipv6_spellings(spelling: str, address: str) -> None:
+    bare = spelling.strip("[]").partition("%")[0]
+    assert ip_address(socket.inet_pton(socket.AF_INET6, bare)) == ip_address(address), "the C library's reading"
     assert parse_host(spelling) == ip_address(address)
     assert is_internal(spelling)
 

@@ -128,8 +128,9 @@ def test_a_fresh_crawl_after_a_killed_one_starts_from_nothing_and_leaves_nothing
 
     fresh_run = started(5)
     late = started(2, robots=gated(new_gate()))
+    # Not idle for long before the push (a loaded machine may be slow to see it open).
     fresh = start_worker(
-        "fresh", lock_timeout=2.0, settings={"SCHEDULER_FLUSH_ON_START": True, "SCHEDULER_PERSIST": False}
+        "fresh", lock_timeout=2.0, idle=10, settings={"SCHEDULER_FLUSH_ON_START": True, "SCHEDULER_PERSIST": False}
     )
     wait_until(lambda: "Spider opened" in fresh.log(), 60, "the fresh crawl runs (its queue flushed)")
     push(queue_server, [origin.url + path for origin in fresh_run + late for path in PAGES])

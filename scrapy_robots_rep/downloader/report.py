@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep import signals
 from scrapy_robots_rep.crawl.outcomes import Outcomes
-from scrapy_robots_rep.downloader.scrapy_compat import looping_call
+from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.policy.stat_names import Stat
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.downloader.fetch_tasks import Origins
     from scrapy_robots_rep.downloader.slot_delays import SlotDelays
-    from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger("scrapy_robots_rep")
@@ -48,14 +47,15 @@ class CrawlReporter:
     def __init__(
         self,
         crawler: Crawler,
+        outcomes: Outcomes,
         origins: Origins,
-        accounting: Accounting,
         delays: SlotDelays | None,
         path: str | None,
     ) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._origins = origins
-        self._accounting = accounting
+        self._accounting = outcomes.accounting
         self._delays = delays
         if path is not None and Path(path).is_dir():
             raise SettingsError(f"REP_REPORT must name a JSON file to write, {path!r} is a directory")
@@ -103,7 +103,7 @@ class CrawlReporter:
         extra = {"spider": self._crawler.spider}
         if waiting:
             count = sum(waiting.values())
-            Outcomes.of(self._crawler).gauge(Stat.REQUESTS_STILL_DEFERRED, count)
+            self._outcomes.gauge(Stat.REQUESTS_STILL_DEFERRED, count)
             logger.warning(
                 "Spider closed (%(reason)s) with %(count)s still waiting for robots.txt of %(origins)s%(saved)s",
                 {
