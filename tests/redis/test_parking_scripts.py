@@ -9,6 +9,7 @@ from redis.crc import key_slot
 
 from scrapy_robots_rep.downloader import parking_scripts
 from tests.redis.server import RedisServer
+from tests.settings.redis_store import redis_queue
 
 QUEUE = "fleet:requests"
 LEASE_MS, LIFETIME_MS = 60_000, 600_000
@@ -96,3 +97,50 @@ def test_a_lease_renewed_after_the_listing_is_not_swept(parking: Parking) -> Non
 def test_parking_keys_share_the_queue_s_slot(queue: str, prefix: str) -> None:
     assert parking_scripts.parking_prefix(queue) == prefix
     assert key_slot(prefix.encode()) == key_slot(queue.encode())
+
+
+@pytest.mark.parametrize("meanwhile", ["nothing", "another process releases the origin"])
+def test_a_park_whose_reply_is_lost_is_settled_without_a_second_copy(redis_server: RedisServer, meanwhile: str) -> None:
+    """Redis stops (SIGSTOP) with the park sent: the client times out, the park runs once Redis goes
+    on, and asking again (the same park, by its id) neither parks it twice nor revives a released one."""
+    from scrapy import Request, Spider
+    from scrapy.utils.test import get_crawler
+    from scrapy_redis.scheduler import Scheduler
+
+    from scrapy_robots_rep.crawl.parts import CrawlParts
+    from scrapy_robots_rep.downloader.parking import Parked
+    from scrapy_robots_rep.downloader.shared_parking import SharedParking
+
+    settings = {
+        **redis_queue(redis_server),
+        "REDIS_PARAMS": {"socket_timeout": 0.5},
+        "SCHEDULER_QUEUE_KEY": QUEUE,
+    }
+    crawler = get_crawler(Spider, settings)
+    crawler.spider = crawler._create_spider("lost")
+    scheduler = Scheduler.from_crawler(crawler)
+    scheduler.open(crawler.spider)
+    parking = SharedParking(crawler, CrawlParts.of(crawler).outcomes, scheduler, "zset", 60.0, 600.0, 100)
+    client = Parking(redis_server)
+    # Another origin's park loads the script; dont_filter skips the dupefilter (its own command).
+    assert parking.park("https://other.example", Request("https://other.example/")) is Parked.IN_REDIS
+    with redis_server.frozen():
+        assert parking.park(ORIGIN, Request(f"{ORIGIN}/page", dont_filter=True)) is Parked.IN_REDIS
+    assert len(parking.unsettled) == 1, "the reply was lost"
+    wait_for_the_park = 50
+    while not client.client.exists(client.parked) and wait_for_the_park:  # Redis runs what it was sent
+        wait_for_the_park -= 1
+        client.client.ping()
+    assert client.client.zcard(client.parked) == 1, "the park ran once Redis went on"
+    if meanwhile != "nothing":
+        assert client.release() == 1
+    parking._settle()
+
+    assert parking.unsettled == []
+    if meanwhile == "nothing":
+        assert client.client.zcard(client.parked) == 1, "parked once"
+        assert parking.held[ORIGIN] == 1
+    else:
+        assert client.client.exists(client.parked) == 0, "not parked again"
+        assert client.client.zcard(QUEUE) == 1, "in the queue once"
+        assert ORIGIN not in parking.held
