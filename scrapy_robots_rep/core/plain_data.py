@@ -8,12 +8,15 @@ constructor's arguments), so it never needs ``AgentRules`` itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW, parse_line
+from scrapy_robots_rep.core.fields import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW
+from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 
 DumpedRule = tuple[bool, str, int, str]
@@ -21,7 +24,10 @@ DumpedRule = tuple[bool, str, int, str]
 
 FORMAT_VERSION = 3
 """Version 2 added ``content_signals`` and renamed ``verdict`` to ``fixed``; version 3 added
-``content_usage`` and ``licenses``."""
+``content_usage`` and ``licenses``. ``extensions`` (name -> values) is present only when the file
+was parsed with extension fields, so data without them is what earlier releases of version 3 wrote."""
+
+_EXTENSIONS = "extensions"
 
 # Line numbers are kept in 4-byte arrays.
 _LINE_LIMIT = 1 << 32
@@ -45,13 +51,14 @@ class AgentRulesFields:
     content_signal_lines: tuple[SourceLine, ...]
     content_usage_lines: tuple[SourceLine, ...]
     licenses: tuple[str, ...]
+    extensions: Mapping[str, tuple[str, ...]]
     fixed: bool | None
     reason: str | None
 
 
 def dump(fields: AgentRulesFields) -> dict[str, Any]:
     """``fields`` as JSON-safe plain data."""
-    return {
+    data: dict[str, Any] = {
         "v": FORMAT_VERSION,
         "matching": fields.matching,
         "group": list(fields.group),
@@ -64,6 +71,9 @@ def dump(fields: AgentRulesFields) -> dict[str, Any]:
         "reason": fields.reason,
         "rules": [list(rule) for rule in fields.rules],
     }
+    if fields.extensions:
+        data[_EXTENSIONS] = {name: list(values) for name, values in fields.extensions.items()}
+    return data
 
 
 def load(data: object) -> AgentRulesFields:
@@ -75,8 +85,11 @@ def load(data: object) -> AgentRulesFields:
             f"unsupported AgentRules data version {data.get('v')!r} (expected {FORMAT_VERSION}): "
             "data written by another release; fetch robots.txt again"
         )
-    if set(data) != _KEYS:
-        raise ValueError(f"AgentRules data must have exactly the keys {sorted(_KEYS)}, got {sorted(map(str, data))}")
+    if set(data) - {_EXTENSIONS} != _KEYS:
+        raise ValueError(
+            f"AgentRules data must have exactly the keys {sorted(_KEYS)} (and {_EXTENSIONS!r}), "
+            f"got {sorted(map(str, data))}"
+        )
     matching = data["matching"]
     mode = MATCHING_MODES.get(matching) if isinstance(matching, str) else None
     if mode is None:
@@ -99,6 +112,7 @@ def load(data: object) -> AgentRulesFields:
         content_signal_lines=_read_signal_lines(data["content_signals"], mode.lenient),
         content_usage_lines=_read_usage_lines(data["content_usage"], mode.lenient),
         licenses=_read_line_values(data["licenses"], "licenses"),
+        extensions=_read_extensions(data.get(_EXTENSIONS, {})),
         fixed=fixed,
         reason=reason,
     )
@@ -116,6 +130,13 @@ def _read_line_values(value: object, key: str) -> tuple[str, ...]:
     if not all(values) or any("\n" in item or "\r" in item for item in values):
         raise ValueError(f"each of {key!r} must be a non-empty string without line breaks")
     return values
+
+
+def _read_extensions(value: object) -> Mapping[str, tuple[str, ...]]:
+    """Extension field name (lower-case) -> its values, each one non-empty line value."""
+    if not isinstance(value, dict) or not all(isinstance(name, str) and name == name.lower() for name in value):
+        raise ValueError(f"{_EXTENSIONS!r} must map lower-case field names to lists of strings")
+    return MappingProxyType({name: _read_line_values(values, name) for name, values in value.items()})
 
 
 def _read_delay(value: object) -> float | None:

@@ -205,7 +205,7 @@ class Evidence(OutcomeSink):
             logger.info(
                 "Audit trail (REP_AUDIT_DIR) written to %(directory)s; ask about a URL with: "
                 "scrapy-robots audit %(directory)s URL",
-                {"directory": trail.directory},
+                {"directory": trail.directory.resolve()},  # absolute: the command works from any folder
                 extra={"spider": self._crawler.spider},
             )
 

@@ -119,7 +119,7 @@ class OutcomeSink:
         """A request or item a page yielded was dropped."""
 
 
-_STAT_KEYS = {
+_STATS_OF = {
     RequestOutcome.ALLOWED: (Stat.REQUESTS_ALLOWED,),
     RequestOutcome.DISALLOWED: (Stat.REQUESTS_DISALLOWED, Stat.SCRAPY_FORBIDDEN),
     RequestOutcome.REFUSED_PURPOSES: (
@@ -130,6 +130,8 @@ _STAT_KEYS = {
     RequestOutcome.DROPPED_UNREACHABLE: (Stat.REQUESTS_DROPPED_UNREACHABLE,),
     RequestOutcome.DEFERRED: (Stat.REQUESTS_DEFERRED,),
 }
+_STAT_KEYS = {outcome: tuple(stat.key() for stat in stats) for outcome, stats in _STATS_OF.items()}
+"""The stats each request outcome adds to, by name (worked out once: this runs for every request)."""
 
 
 class _Stats(OutcomeSink):
@@ -139,8 +141,8 @@ class _Stats(OutcomeSink):
         self._stats = stats
 
     def request_ended(self, ended: RequestEnded) -> None:
-        for stat in _STAT_KEYS[ended.outcome]:
-            self._stats.inc_value(stat.key())
+        for key in _STAT_KEYS[ended.outcome]:
+            self._stats.inc_value(key)
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         record = ended.conclusion.record

@@ -15,9 +15,9 @@ How a request travels (``docs/behaviour.md`` §5-§7):
 * ``spider_idle`` keeps the spider open while requests wait; ``spider_closed`` saves them in
   ``JOBDIR`` and reports; ``spider_opened`` takes saved ones back.
 
-The middleware is wiring: :func:`build_parts` makes its collaborators and hands each what it
-needs. A request is decided by ``RequestDecider`` and parked at enqueue by ``ParkingGate``; how
-each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.txt itself is obtained
+The middleware is wiring: :func:`build_parts` makes its collaborators (``RobotsParts``), each
+handed what it needs. A request is decided by ``RequestDecider`` and parked at enqueue by
+``ParkingGate``; how each request ended is told to ``Outcomes`` (``crawl/outcomes.py``); robots.txt itself is obtained
 by ``OriginRobots``; parked requests wait in ``Parking``; Crawl-delay is held by ``SlotDelays``.
 """
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
@@ -81,28 +82,18 @@ logger = logging.getLogger(__name__)
 class RobotsMiddleware:
     """Obeys robots.txt per origin; see the module docstring."""
 
-    def __init__(
-        self,
-        crawler: Crawler,
-        settings: RepSettings,
-        outcomes: Outcomes,
-        evidence: Evidence | None,
-        origins: Origins,
-        delays: SlotDelays | None,
-        fleet: FleetPacing | None,
-        reporter: CrawlReporter,
-    ) -> None:
+    def __init__(self, crawler: Crawler, parts: RobotsParts) -> None:
         self._crawler = crawler
-        self._settings = settings
-        self.outcomes = outcomes
-        self._evidence = evidence
-        self.origins = origins
-        self.parking = origins.parking
-        self._delays = delays
-        self._fleet = fleet
-        self._saved = SavedRequests(crawler)
-        self._reporter = reporter
-        self._decider = RequestDecider(outcomes, delays, settings.purposes)
+        self._settings = parts.settings
+        self.outcomes = parts.outcomes
+        self._evidence = parts.evidence
+        self.origins = parts.origins
+        self.parking = parts.origins.parking
+        self._delays = parts.delays
+        self._fleet = parts.fleet
+        self._saved = parts.saved
+        self._reporter = parts.reporter
+        self._decider = parts.decider
         crawler.signals.connect(self._on_spider_opened, scrapy_signals.spider_opened)
         crawler.signals.connect(self._on_spider_idle, scrapy_signals.spider_idle)
         crawler.signals.connect(self._on_spider_closed, scrapy_signals.spider_closed)
@@ -116,7 +107,7 @@ class RobotsMiddleware:
                 logger.info("scrapy_robots_rep is off (REP_ENABLED = False): robots.txt is not obeyed")
                 raise NotConfigured
             check_order(crawler.settings, cls)
-            middleware = cls(crawler, *build_parts(crawler))
+            middleware = cls(crawler, build_parts(crawler))
             log_start(middleware._settings, middleware.origins.store, proxy_configured(crawler.settings))
         return middleware
 
@@ -232,12 +223,25 @@ class RobotsMiddleware:
             await self.origins.store.close()
 
 
-def build_parts(
-    crawler: Crawler,
-) -> tuple[RepSettings, Outcomes, Evidence | None, Origins, SlotDelays | None, FleetPacing | None, CrawlReporter]:
+@dataclass(frozen=True, slots=True)
+class RobotsParts:
+    """What ``RobotsMiddleware`` works with, made by :func:`build_parts`."""
+
+    settings: RepSettings
+    outcomes: Outcomes
+    evidence: Evidence | None
+    origins: Origins
+    delays: SlotDelays | None
+    fleet: FleetPacing | None
+    saved: SavedRequests
+    reporter: CrawlReporter
+    decider: RequestDecider
+
+
+def build_parts(crawler: Crawler) -> RobotsParts:
     """The middleware's collaborators, each handed what it needs: the crawler's shared parts
     (``CrawlParts``), the shared store ``REP_CACHE_BACKEND`` names, parking, the origins' fetch
-    tasks, Crawl-delay (fleet-wide with a store that paces) and the reporter."""
+    tasks, Crawl-delay (fleet-wide with a store that paces), the reporter and the decider."""
     parts = CrawlParts.of(crawler)
     settings, outcomes = parts.settings, parts.outcomes
     store = load_store(crawler, settings.cache_backend)
@@ -256,6 +260,14 @@ def build_parts(
     origins = Origins(crawler, outcomes, settings, RobotsFetcher(crawler, outcomes, settings), parking, store)
     delays = SlotDelays(crawler, outcomes, settings.crawl_delay_max) if settings.crawl_delay else None
     paces = store is not None and store.shares_slots and delays is not None
-    fleet = FleetPacing(crawler, outcomes, store) if paces and store is not None else None
-    reporter = CrawlReporter(crawler, outcomes, origins, delays, settings.report)
-    return settings, outcomes, parts.evidence, origins, delays, fleet, reporter
+    return RobotsParts(
+        settings=settings,
+        outcomes=outcomes,
+        evidence=parts.evidence,
+        origins=origins,
+        delays=delays,
+        fleet=FleetPacing(crawler, outcomes, store) if paces and store is not None else None,
+        saved=SavedRequests(crawler),
+        reporter=CrawlReporter(crawler, outcomes, origins, delays, settings.report),
+        decider=RequestDecider(outcomes, delays, settings.purposes),
+    )

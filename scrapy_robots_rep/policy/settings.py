@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scrapy_robots_rep.core.fields import ExtensionField
 from scrapy_robots_rep.policy.settings_reader import SettingsError, SettingsReader
 from scrapy_robots_rep.policy.settings_table import (
     DEFAULT_HTTPCACHE_POLICY,
@@ -139,6 +140,7 @@ class RepSettings:
     page_noindex: str
     page_rel_nofollow: bool
     purposes: tuple[str, ...]
+    extension_fields: tuple[ExtensionField, ...]
     httpcache_policy: str
     report: str | None
     max_parked: int

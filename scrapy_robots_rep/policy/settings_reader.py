@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
+from scrapy_robots_rep.core.fields import ExtensionField, extension_rows
 from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
 
@@ -116,19 +117,30 @@ class SettingsReader:
         self._check_minimum(name, value, number, minimum, above=False)
         return number
 
-    def purposes(self, name: str) -> tuple[str, ...]:
-        """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
-        (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
+    def extension_fields(self, name: str) -> tuple[ExtensionField, ...]:
+        """Extension fields: a list of names (each kept per group) or ``ExtensionField`` objects, or
+        one comma-separated string of names; each a field name the parser does not define."""
         value = self.raw(name)
         if value is None:
             return ()
         if isinstance(value, str):
-            entries: list[Any] = [entry for entry in value.split(",") if entry.strip()]
-        elif isinstance(value, (list, tuple, set, frozenset)):
+            entries: list[Any] = [entry.strip() for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple)):
             entries = list(value)
         else:
-            raise SettingsError(f"{name} must be a list of purposes or a comma-separated string, got {value!r}")
+            raise SettingsError(f"{name} must be a list of field names or a comma-separated string, got {value!r}")
+        fields = tuple(ExtensionField(entry) if isinstance(entry, str) else entry for entry in entries)
+        try:
+            extension_rows(fields)
+        except (TypeError, ValueError) as error:
+            raise SettingsError(f"{name}: {error}") from None
+        return fields
+
+    def purposes(self, name: str) -> tuple[str, ...]:
+        """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
+        (``Content-Signal``'s or AIPREF's: ``train-ai`` is ``ai-train``), kept by its ``Content-Signal`` name."""
         purposes: list[str] = []
+        entries = self._listed(name, "purposes", (list, tuple, set, frozenset))
         for entry in entries:
             purpose = PURPOSE_NAMES.get(entry.strip().lower()) if isinstance(entry, str) else None
             if purpose is None:
@@ -140,40 +152,32 @@ class SettingsReader:
 
     def objects(self, name: str) -> tuple[Any, ...]:
         """Import paths (or the objects themselves): a list or tuple, or one comma-separated string."""
-        value = self.raw(name)
-        if value is None:
-            return ()
-        entries = value.split(",") if isinstance(value, str) else value
-        if not isinstance(entries, (list, tuple)):
-            raise SettingsError(f"{name} must be a list of import paths or a comma-separated string, got {value!r}")
-        found: list[Any] = []
+        entries = self._listed(name, "import paths")
         for entry in entries:
-            if isinstance(entry, str):
-                entry = entry.strip()
-                if not entry:
-                    continue
-            elif not callable(entry):
+            if not isinstance(entry, str) and not callable(entry):
                 raise SettingsError(f"{name} lists import paths such as 'myproject.sinks.Metrics', got {entry!r}")
-            found.append(entry)
-        return tuple(found)
+        return tuple(entry.strip() if isinstance(entry, str) else entry for entry in entries)
 
     def domains(self, name: str) -> tuple[str, ...]:
         """Domain names: a list or tuple, or one comma-separated string; lower-cased, IDN as punycode."""
-        value = self.raw(name)
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            entries = [entry for entry in value.split(",") if entry.strip()]
-        elif isinstance(value, (list, tuple)):
-            entries = list(value)
-        else:
-            raise SettingsError(f"{name} must be a list of domain names or a comma-separated string, got {value!r}")
         domains: list[str] = []
-        for entry in entries:
+        for entry in self._listed(name, "domain names"):
             domain = _domain(name, entry)
             if domain not in domains:
                 domains.append(domain)
         return tuple(domains)
+
+    def _listed(self, name: str, what: str, kinds: tuple[type[Collection[Any]], ...] = (list, tuple)) -> list[Any]:
+        """The entries of a list setting: a list (or another of ``kinds``), or one comma-separated
+        string (blank parts left out); none when not set."""
+        value = self.raw(name)
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [entry for entry in value.split(",") if entry.strip()]
+        if isinstance(value, kinds):
+            return list(value)
+        raise SettingsError(f"{name} must be a list of {what} or a comma-separated string, got {value!r}")
 
     @staticmethod
     def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
@@ -239,6 +243,12 @@ def domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tupl
 
 def purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return reader.purposes(name)
+
+
+def extension_fields(
+    reader: SettingsReader, name: str, default: tuple[ExtensionField, ...]
+) -> tuple[ExtensionField, ...]:
+    return reader.extension_fields(name)
 
 
 def objects(reader: SettingsReader, name: str, default: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ from scrapy_robots_rep.policy.settings_reader import (
     boolean,
     choice,
     domains,
+    extension_fields,
     integer,
     number,
     objects,
@@ -281,6 +282,15 @@ SETTINGS: tuple[Setting, ...] = (
         shown_default="empty",
         doc="what the crawl's data is used for: `search`, `ai-input` (= `ai-use`), `ai-train` (= `train-ai`)",
         section="10",
+    ),
+    Setting(
+        name="REP_EXTENSION_FIELDS",
+        default=(),
+        read=extension_fields,
+        shown_default="empty",
+        doc="robots.txt fields the parser does not define whose values the agent's rules keep "
+        "(`AgentRules.extension`): names, kept per group, or `ExtensionField` objects",
+        section="2",
     ),
     Setting(
         name="REP_HTTPCACHE_POLICY",

@@ -113,10 +113,13 @@ class Stat(Enum):
     def __init__(self, pattern: str, doc: str) -> None:
         self.pattern = pattern
         self.doc = doc
+        start = pattern.find("<")
+        self._prefix = pattern[:start] if start >= 0 else None
 
     def key(self, part: object = None) -> str:
         """The stat's name; for a family (a ``<part>`` in its pattern) with ``part`` in its place."""
-        start = self.pattern.find("<")
-        if (start < 0) != (part is None):
-            raise ValueError(f"{self.pattern} takes {'no part' if start < 0 else 'a part'}, got {part!r}")
-        return self.pattern if start < 0 else self.pattern[:start] + str(part)
+        if part is None and self._prefix is None:
+            return self.pattern
+        if part is not None and self._prefix is not None:
+            return self._prefix + str(part)
+        raise ValueError(f"{self.pattern} takes {'no part' if self._prefix is None else 'a part'}, got {part!r}")
