@@ -132,7 +132,8 @@ def test_a_fresh_crawl_after_a_killed_one_starts_from_nothing_and_leaves_nothing
     fresh = start_worker(
         "fresh", lock_timeout=2.0, idle=10, settings={"SCHEDULER_FLUSH_ON_START": True, "SCHEDULER_PERSIST": False}
     )
-    wait_until(lambda: "Spider opened" in fresh.log(), 60, "the fresh crawl runs (its queue flushed)")
+    # Scrapy logs "Spider opened" before the scheduler opens (and flushes); LogStats' first line comes after.
+    wait_until(lambda: "Crawled 0 pages" in fresh.log(), 60, "the fresh crawl runs (its queue flushed)")
     push(queue_server, [origin.url + path for origin in fresh_run + late for path in PAGES])
     wait_until(
         lambda: parked(queue_server) == len(late) * len(PAGES), 30, "the fresh crawl parks the late origins' requests"
