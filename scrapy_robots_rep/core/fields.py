@@ -8,7 +8,7 @@ nothing) and where that is kept (``kept``): opening a group, a group's rule, a g
 a group's lines or values, or a file-wide value. ``problem`` is what the lint says of a value.
 
 The other modules derive their sets from ``FIELDS``; an extension field a caller declares
-(``ExtensionField``) becomes a row of the same kind (``extension_row``), kept per group or
+(``ExtensionField``) becomes a row of the same kind (``extension_rows``), kept per group or
 file-wide as values, read back with ``AgentRules.extension``.
 """
 
@@ -228,8 +228,13 @@ VALUE_FIELDS = tuple(row for row in _ROWS if row.kept is Kept.VALUES)
 (``AgentRules.extension``), so such a field needs its row and nothing else."""
 
 
-_LENIENT_STARTS = tuple(spelling for row in _ROWS if row.google for spelling in (row.name, *row.misspellings))
-"""What a key lenient reading takes as one of Google's fields starts with."""
+LENIENT_PREFIXES = tuple(
+    (spelling, row.name) for row in _ROWS if row.google for spelling in (row.name, *row.misspellings)
+)
+"""``(start, field)``: lenient reading takes a key that starts with ``start`` as ``field``, as
+Google's parser does for its own fields. No start begins another of a different field: order is free."""
+
+_LENIENT_STARTS = tuple(start for start, _ in LENIENT_PREFIXES)
 
 
 @dataclass(frozen=True, slots=True)

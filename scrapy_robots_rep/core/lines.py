@@ -26,8 +26,8 @@ from scrapy_robots_rep.core.fields import (
     CONTENT_USAGE,
     CRAWL_DELAY,
     DISALLOW,
-    FIELDS,
     KNOWN_FIELDS,
+    LENIENT_PREFIXES,
     LICENSE,
     MISSPELLINGS,
     REQUEST_RATE,
@@ -80,11 +80,8 @@ Directive = tuple[int, str, str]
 # value still to be stripped); otherwise both groups are empty.
 _FIELD_VALUE_LINE = re.compile(r"^[ \t\v\f]*(?:([^:#\n]*):[ \t\v\f]*([^#\n]*))?[^\n]*", re.MULTILINE)
 
-# Lenient reading takes a key that starts with one of these as its field, as Google's
-# parser does for its own fields (``Field.google``). No prefix starts another of a different field: order is free.
-_LENIENT_PREFIXES = tuple(
-    (spelling, row.name) for row in FIELDS.values() if row.google for spelling in (row.name, *row.misspellings)
-)
+# Lenient reading takes a key that starts with one of these as its field (``fields.LENIENT_PREFIXES``).
+_LENIENT_PREFIXES = LENIENT_PREFIXES
 _LENIENT_STARTS = tuple(prefix for prefix, _ in _LENIENT_PREFIXES)
 
 

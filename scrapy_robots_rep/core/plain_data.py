@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.fields import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW
+from scrapy_robots_rep.core.fields import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW, FIELDS
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 
@@ -109,8 +108,8 @@ def load(data: object) -> AgentRulesFields:
         rules=rules,
         crawl_delay=_read_delay(data["crawl_delay"]),
         sitemaps=_read_line_values(data["sitemaps"], "sitemaps"),
-        content_signal_lines=_read_signal_lines(data["content_signals"], mode.lenient),
-        content_usage_lines=_read_usage_lines(data["content_usage"], mode.lenient),
+        content_signal_lines=_read_field_lines(data, "content_signals", CONTENT_SIGNAL, mode.lenient),
+        content_usage_lines=_read_field_lines(data, "content_usage", CONTENT_USAGE, mode.lenient),
         licenses=_read_line_values(data["licenses"], "licenses"),
         extensions=_read_extensions(data.get(_EXTENSIONS, {})),
         fixed=fixed,
@@ -181,37 +180,22 @@ def _read_rules(value: object, lenient: bool) -> tuple[DumpedRule, ...]:
     return tuple(rules)
 
 
-def _read_signal_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
+def _read_field_lines(data: dict[str, Any], key: str, name: str, lenient: bool) -> tuple[SourceLine, ...]:
+    """The lines of the ``Kept.LINES`` field ``name`` (``data[key]``), each one the parser keeps."""
+    value = data[key]
     if not isinstance(value, list):
-        raise ValueError("'content_signals' must be a list")
+        raise ValueError(f"{key!r} must be a list")
+    row = FIELDS[name]
     lines = []
     for item in value:
         if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
             raise ValueError(
-                f"each of 'content_signals' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
+                f"each of {key!r} must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
             )
         line, text = item
         _check_one_line(text)
         parsed = parse_line(text, lenient)
-        if parsed is None or parsed[0] != CONTENT_SIGNAL or not read_signals(parsed[1]):
-            raise ValueError(f"line text {text!r} is not a Content-Signal line that sets a signal")
-        lines.append(SourceLine(line, text))
-    return tuple(lines)
-
-
-def _read_usage_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
-    if not isinstance(value, list):
-        raise ValueError("'content_usage' must be a list")
-    lines = []
-    for item in value:
-        if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
-            raise ValueError(
-                f"each of 'content_usage' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
-            )
-        line, text = item
-        _check_one_line(text)
-        parsed = parse_line(text, lenient)
-        if parsed is None or parsed[0] != CONTENT_USAGE:
-            raise ValueError(f"line text {text!r} is not a Content-Usage line")
+        if parsed is None or parsed[0] != name or row.read(parsed[1]) is None:
+            raise ValueError(f"line text {text!r} is not a {row.written} line the parser keeps")
         lines.append(SourceLine(line, text))
     return tuple(lines)

@@ -268,6 +268,13 @@ def build_parts(crawler: Crawler) -> RobotsParts:
         delays=delays,
         fleet=FleetPacing(crawler, outcomes, store) if paces and store is not None else None,
         saved=SavedRequests(crawler),
-        reporter=CrawlReporter(crawler, outcomes, origins, delays, settings.report),
+        reporter=CrawlReporter(
+            crawler,
+            outcomes,
+            origins,
+            delays,
+            settings.report,
+            parts.evidence.trail if parts.evidence is not None else None,
+        ),
         decider=RequestDecider(outcomes, delays, settings.purposes),
     )

@@ -147,6 +147,7 @@ class RepSettings:
     audit_dir: str | None
     audit_compress: bool
     audit_warc: bool
+    audit_signing_key: str | None
     provenance_field: str | None
     outcome_sinks: tuple[Any, ...]
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -170,6 +171,8 @@ class RepSettings:
             )
         if result.audit_warc and result.audit_dir is None:
             raise SettingsError("REP_AUDIT_WARC = True needs REP_AUDIT_DIR: the directory the WARC file is written to")
+        if result.audit_signing_key is not None and result.audit_dir is None:
+            raise SettingsError("REP_AUDIT_SIGNING_KEY needs REP_AUDIT_DIR: the directory whose manifests it signs")
         return result
 
     def source(self, field_name: str) -> str | None:
@@ -195,6 +198,7 @@ class RepSettings:
             directory=self.audit_dir,
             compress=self.audit_compress,
             warc=self.audit_warc,
+            signing_key=self.audit_signing_key,
             provenance_field=self.provenance_field,
         )
 
@@ -217,6 +221,8 @@ class AuditSettings:
     directory: str | None
     compress: bool
     warc: bool
+    signing_key: str | None
+    """A PEM Ed25519 private key the manifests are signed with."""
     provenance_field: str | None
 
     @property

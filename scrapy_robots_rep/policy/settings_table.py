@@ -305,7 +305,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=None,
         read=optional_path,
         shown_default="none",
-        doc="write the end-of-crawl report to this JSON file (`{worker}` becomes host-pid)",
+        doc="write the end-of-crawl report to this JSON file, or the audit trail's HTML report to a `.html` one "
+        "(`{worker}` becomes host-pid)",
         section="11",
     ),
     Setting(
@@ -339,6 +340,14 @@ SETTINGS: tuple[Setting, ...] = (
         read=boolean,
         shown_default="`False`",
         doc="also write every robots.txt request and answer as WARC/1.1 records (needs the `[warc]` extra)",
+        section="11",
+    ),
+    Setting(
+        name="REP_AUDIT_SIGNING_KEY",
+        default=None,
+        read=optional_path,
+        shown_default="none (manifests unsigned)",
+        doc="sign each audit manifest with this Ed25519 private key (a PEM file; needs the `[signing]` extra)",
         section="11",
     ),
     Setting(
