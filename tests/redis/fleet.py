@@ -40,10 +40,12 @@ def urls_of(origins: list[Site]) -> list[str]:
     return urls
 
 
-def push(queue: RedisServer, urls: list[str], priority: int = 0) -> None:
-    """Put requests for ``urls`` on the fleet's shared scrapy-redis queue (higher priority first)."""
+def push(
+    queue: RedisServer, urls: list[str], priority: int = 0, kind: str = "scrapy_redis.queue.PriorityQueue"
+) -> None:
+    """Put requests for ``urls`` on the fleet's shared scrapy-redis queue (of class ``kind``; higher priority first)."""
     with queue.client() as client:
-        fleet_worker.push(client, urls, priority)
+        fleet_worker.push(client, urls, priority, kind)
 
 
 def queued(queue: RedisServer) -> int:
@@ -55,7 +57,7 @@ def queued(queue: RedisServer) -> int:
 def parked(queue: RedisServer) -> int:
     """Requests parked in the queue's Redis until their robots.txt is obtained, by any worker."""
     with queue.client() as client:
-        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
+        return sum(client.zcard(key) for key in client.keys(f"{{{fleet_worker.QUEUE_KEY}}}:rep_parked:*"))
 
 
 def stop_all(origins: list[Site]) -> None:
@@ -128,8 +130,8 @@ class Worker:
             command += ["--cache-url", cache.url]
             if cache.client_params:
                 command += ["--setting", f"REP_REDIS_PARAMS={json.dumps(cache.client_params)}"]
-        for name, value in (settings or {}).items():
-            command += ["--setting", f"{name}={json.dumps(value)}"]
+        for setting, value in (settings or {}).items():
+            command += ["--setting", f"{setting}={json.dumps(value)}"]
         process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
         return cls(name, process, stats_file, log_file)
 
