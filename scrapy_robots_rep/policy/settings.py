@@ -130,6 +130,7 @@ class RepSettings:
     cache_max_origins: int
     cache_backend: str | None
     redis_url: str
+    redis_params: dict[str, Any]
     redis_prefix: str
     redis_lock_timeout: float
     redis_timeout: float
@@ -193,6 +194,7 @@ class RepSettings:
         return RedisSettings(
             url=self.redis_url,
             url_source=self.source("redis_url"),
+            params=self.redis_params,
             prefix=self.redis_prefix,
             lock_timeout=self.redis_lock_timeout,
             timeout=self.redis_timeout,
@@ -216,6 +218,8 @@ class RedisSettings:
 
     url: str
     url_source: str | None
+    params: dict[str, Any]
+    """Options of the redis-py client (``REP_REDIS_PARAMS``, else ``REDIS_PARAMS``)."""
     prefix: str
     lock_timeout: float
     timeout: float

@@ -224,6 +224,23 @@ def text(reader: SettingsReader, name: str, default: str) -> str:
     return reader.text(name, default)
 
 
+def options_else(fallback: str) -> Read:
+    """A dict of keyword options; when not set, ``fallback``'s (scrapy-redis's ``REDIS_PARAMS``).
+    The value is never echoed in an error: it may hold a password."""
+
+    def read(reader: SettingsReader, name: str, default: dict[str, Any]) -> dict[str, Any]:
+        for source in (name, fallback):
+            value = reader.raw(source)
+            if value is None:
+                continue
+            if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+                raise SettingsError(f"{source} must be a dict of redis-py client options (keyword: value)")
+            return dict(value)
+        return dict(default)
+
+    return read
+
+
 def text_unless_empty(reader: SettingsReader, name: str, default: str) -> str:
     """A non-empty string; an empty one counts as not set (so a setting after it in line is read)."""
     return reader.text(name, default) if reader.raw(name) != "" else default

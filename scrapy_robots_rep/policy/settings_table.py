@@ -26,6 +26,7 @@ from scrapy_robots_rep.policy.settings_reader import (
     objects,
     optional_path,
     optional_text,
+    options_else,
     purposes,
     text,
     text_unless_empty,
@@ -201,6 +202,14 @@ SETTINGS: tuple[Setting, ...] = (
         fallbacks=("REDIS_URL",),
         shown_default="scrapy-redis's `REDIS_URL`, else `redis://localhost:6379/0`",
         doc="the Redis server of `RedisStore`",
+        section="6",
+    ),
+    Setting(
+        name="REP_REDIS_PARAMS",
+        default={},
+        read=options_else("REDIS_PARAMS"),
+        shown_default="scrapy-redis's `REDIS_PARAMS`, else none",
+        doc="options of `RedisStore`'s redis-py client (TLS certificates, username, password...)",
         section="6",
     ),
     Setting(
