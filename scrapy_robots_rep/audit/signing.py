@@ -10,25 +10,21 @@ from __future__ import annotations
 import base64
 import hashlib
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ALGORITHM = "ed25519"
 
 
-def _crypto() -> Any:
+def _keys() -> ModuleType:
+    """The key reader of :mod:`scrapy_robots_rep.signing.keys`, which needs the ``[signing]`` extra."""
     try:
-        from cryptography.hazmat.primitives import serialization
+        from scrapy_robots_rep.signing import keys
     except ImportError:
         raise ImportError(
             "signing the audit trail needs cryptography: pip install 'scrapy-robots-rep[signing]'"
         ) from None
-    return serialization
-
-
-def _raw_public(key: Any) -> bytes:
-    serialization = _crypto()
-    raw: bytes = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return raw
+    return keys
 
 
 def key_id(raw_public_key: bytes) -> str:
@@ -37,20 +33,15 @@ def key_id(raw_public_key: bytes) -> str:
 
 
 class ManifestSigner:
-    """Signs manifests with the Ed25519 private key of a PEM file."""
+    """Signs manifests with the Ed25519 private key of a PEM or JWK file."""
 
     def __init__(self, path: str | Path) -> None:
-        serialization = _crypto()
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
+        keys = _keys()
         try:
-            key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
-        except (OSError, ValueError, TypeError) as error:
-            raise ValueError(f"REP_AUDIT_SIGNING_KEY {str(path)!r} is not a readable PEM key: {error}") from None
-        if not isinstance(key, Ed25519PrivateKey):
-            raise ValueError(f"REP_AUDIT_SIGNING_KEY {str(path)!r} must be an Ed25519 key")
-        self._key = key
-        self._public = _raw_public(key.public_key())
+            self._key = keys.load_signing_key(str(path))
+        except keys.KeyFileError as error:
+            raise ValueError(f"REP_AUDIT_SIGNING_KEY {str(path)!r} is not an Ed25519 private key: {error}") from None
+        self._public: bytes = keys.raw_public(self._key.private.public_key())
 
     def sign(self, data: bytes) -> dict[str, str]:
         """The signature of ``data``, with the public key it is checked with."""
@@ -63,24 +54,14 @@ class ManifestSigner:
 
 
 def load_public_key(path: str | Path) -> bytes:
-    """The 32 raw bytes of the Ed25519 public key of a PEM file (a public key, or a private key's)."""
-    serialization = _crypto()
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-
-    data = Path(path).read_bytes()
-    key: Any
+    """The 32 raw bytes of the Ed25519 public key of a PEM or JWK file (a public key, or a private key's)."""
+    keys = _keys()
     try:
-        key = serialization.load_pem_public_key(data)
-    except ValueError:
-        try:
-            key = serialization.load_pem_private_key(data, password=None)
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"{path} is not a PEM Ed25519 key: {error}") from None
-        if isinstance(key, Ed25519PrivateKey):
-            key = key.public_key()
-    if not isinstance(key, Ed25519PublicKey):
-        raise ValueError(f"{path} is not an Ed25519 key")
-    return _raw_public(key)
+        public, _ = keys.read_key_file(str(path))
+    except keys.KeyFileError as error:
+        raise ValueError(f"{path} is not an Ed25519 key: {error}") from None
+    raw: bytes = keys.raw_public(public)
+    return raw
 
 
 def signature_error(signature: Any, data: bytes, public_key: bytes) -> str | None:

@@ -33,7 +33,7 @@ def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--public-key",
         metavar="K",
-        help="a PEM file with the Ed25519 public key the manifests must be signed with (REP_AUDIT_SIGNING_KEY's)",
+        help="a PEM or JWK file: the Ed25519 public key the manifests must be signed with (REP_AUDIT_SIGNING_KEY's)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also list each file and body that holds")
 

@@ -32,10 +32,14 @@ def _b64url_decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def raw_public(key: Ed25519PublicKey) -> bytes:
+    """The public key's 32 raw bytes (RFC 8032 §5.1.5)."""
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
 def public_jwk(key: Ed25519PublicKey) -> dict[str, str]:
     """The public key as an OKP JWK (RFC 8037 §2): ``kty``, ``crv``, ``x``."""
-    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return {"kty": "OKP", "crv": "Ed25519", "x": b64url(raw)}
+    return {"kty": "OKP", "crv": "Ed25519", "x": b64url(raw_public(key))}
 
 
 def jwk_thumbprint(jwk: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.cli import main
+from scrapy_robots_rep.signing import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 ROBOTS = b"User-agent: *\nDisallow: /private\n"
@@ -181,3 +182,17 @@ def test_a_signed_manifest_holds_with_its_public_key_only(tmp_path: Path) -> Non
     unsigned = tmp_path / "unsigned"
     write_trail(unsigned)
     assert main(["audit", "verify", str(unsigned), "--public-key", str(public)]) == 1
+
+
+def test_a_jwk_key_signs_and_its_public_jwk_verifies(tmp_path: Path) -> None:
+    """The audit signer reads keys as the request signer does: a JWK works as well as a PEM."""
+    key = keys.generate_key()
+    private, public = tmp_path / "audit-key.jwk", tmp_path / "audit-key.pub.jwk"
+    private.write_bytes(keys.private_jwk(key))
+    public.write_text(json.dumps(key.jwk))
+    audit = tmp_path / "audit"
+    write_trail(audit, signing_key=private)
+    assert main(["audit", "verify", str(audit), "--public-key", str(public)]) == 0
+    other = tmp_path / "other.jwk"
+    other.write_text(json.dumps(keys.generate_key().jwk))
+    assert main(["audit", "verify", str(audit), "--public-key", str(other)]) == 1
