@@ -21,16 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import resource
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from loopback import LoopbackSites, run_child
+from loopback import LoopbackSites, callgrind_instructions, run_child
 
 PAGE = b"<html><head><title>page</title></head><body>" + b"<p>some text</p>" * 40 + b"</body></html>"
 ROBOTS = (
@@ -140,26 +137,14 @@ def bench_instructions(origins: int, pages: int) -> None:
     """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with the trail off."""
     sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
     try:
-        counts = {mode: instructions(mode, sites.bases, pages) for mode in MODES}
-        smaller = instructions("off", sites.bases, pages // 4)
+        counts = {mode: callgrind_instructions(__file__, mode, sites.bases, pages) for mode in MODES}
+        smaller = callgrind_instructions(__file__, "off", sites.bases, pages // 4)
     finally:
         sites.stop()
     per_page = (counts["off"] - smaller) / (pages - pages // 4)
     added = (counts["on"] - counts["off"]) / pages
     print(f"instructions: {pages} pages over {origins} origins; whole crawl off {counts['off']:,}, on {counts['on']:,}")
     print(f"  per page with the trail off: {per_page:,.0f}; the trail adds {added:,.0f} ({added / per_page:.2%})")
-
-
-def instructions(mode: str, bases: list[str], pages: int) -> int:
-    """The CPU instructions of one crawl, counted by valgrind's callgrind."""
-    with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
-        run_child(
-            __file__, mode, bases, pages, prefix=("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
-        )
-        totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
-    if totals is None:
-        sys.exit(f"no instruction count in callgrind's output for {mode}")
-    return int(totals.group(1))
 
 
 def _children_cpu() -> float:

@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from loopback import LoopbackSites, run_child
+from loopback import LoopbackSites, callgrind_instructions, run_child
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -173,8 +171,8 @@ def bench_instructions(origins: int, pages: int) -> None:
     """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with it off."""
     sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGES[hash(path) % len(PAGES)], b"text/html; charset=utf-8"))
     try:
-        counts = {mode: instructions(mode, sites.bases, pages) for mode in MODES}
-        smaller = instructions("off", sites.bases, pages // 4)
+        counts = {mode: callgrind_instructions(__file__, mode, sites.bases, pages) for mode in MODES}
+        smaller = callgrind_instructions(__file__, "off", sites.bases, pages // 4)
     finally:
         sites.stop()
     per_page = (counts["off"] - smaller) / (pages - pages // 4)
@@ -182,18 +180,6 @@ def bench_instructions(origins: int, pages: int) -> None:
     for mode in MODES[1:]:
         added = (counts[mode] - counts["off"]) / pages
         print(f"  {mode:9}  {added:9,.0f} more per page: {added / per_page:6.2%} (target <= 3 %)")
-
-
-def instructions(mode: str, bases: list[str], pages: int) -> int:
-    """The CPU instructions of one crawl, counted by valgrind's callgrind."""
-    with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
-        run_child(
-            __file__, mode, bases, pages, prefix=("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
-        )
-        totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
-    if totals is None:
-        sys.exit(f"no instruction count in callgrind's output for {mode}")
-    return int(totals.group(1))
 
 
 def bench_parser(smoke: bool) -> None:

@@ -4,16 +4,19 @@
 address is its own Scrapy downloader slot, as distinct hosts would be), answering robots.txt
 with ``robots`` (one body for all, or one per origin) and every other path with ``page(path)``.
 ``run_child`` runs one crawl of a benchmark script in a subprocess (so that reactors do not
-clash) and returns its JSON report, with the CPU time the OS counted for that process.
+clash) and returns its JSON report, with the CPU time the OS counted for that process;
+``callgrind_instructions`` runs one under valgrind's callgrind and returns its instruction count.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import resource
 import subprocess
 import sys
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -108,3 +111,15 @@ def run_child(
     report: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
     report["process_cpu_seconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return report
+
+
+def callgrind_instructions(script: str, mode: str, bases: list[str], pages: int) -> int:
+    """The CPU instructions of one crawl of ``script``, counted by valgrind's callgrind."""
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
+        run_child(
+            script, mode, bases, pages, prefix=("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+        )
+        totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+    if totals is None:
+        sys.exit(f"no instruction count in callgrind's output for {mode}")
+    return int(totals.group(1))
