@@ -16,13 +16,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRAPY = str(Path(sys.executable).parent / "scrapy")
 NAME = "userproject"
 
-SPIDER = '''
+
+def spider_source(items: bool) -> str:
+    """The ``pages`` spider: requests the URLs given with ``-a urls=...`` and follows every link of a
+    page; with ``items``, each page is also an item."""
+    item = '        yield {"url": response.url}\n' if items else ""
+    return f"""
 import scrapy
 
 
 class PagesSpider(scrapy.Spider):
-    """Requests the URLs given with ``-a urls=...`` and follows every link of a page."""
-
     name = "pages"
 
     async def start(self):
@@ -30,20 +33,20 @@ class PagesSpider(scrapy.Spider):
             yield scrapy.Request(url)
 
     def parse(self, response):
-        yield from response.follow_all(css="a")
-'''
+{item}        yield from response.follow_all(css="a")
+"""
 
 
 class Project:
     """One startproject project; :meth:`crawl` runs ``scrapy crawl pages`` in it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, items: bool = False) -> None:
         subprocess.run([SCRAPY, "startproject", NAME, str(folder)], check=True, capture_output=True, timeout=60)
         self.folder = folder
         self.python_path = [str(ROOT)]
         """Folders imported from before the environment's packages (a test may put a module there)."""
         self.settings_file = folder / NAME / "settings.py"
-        (folder / NAME / "spiders" / "pages.py").write_text(SPIDER)
+        (folder / NAME / "spiders" / "pages.py").write_text(spider_source(items))
         self.add_settings('ADDONS = {"scrapy_robots_rep.Addon": 0}', "TELNETCONSOLE_ENABLED = False")
 
     def add_settings(self, *lines: str) -> None:

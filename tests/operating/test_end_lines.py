@@ -9,23 +9,6 @@ from tests.page.pages import html, links, meta
 from tests.project import Project
 from tests.sites import Sites, text
 
-SPIDER = '''
-import scrapy
-
-
-class PagesSpider(scrapy.Spider):
-    """Requests the URLs given with ``-a urls=...``; each page is an item, and its links are followed."""
-
-    name = "pages"
-
-    async def start(self):
-        for url in self.urls.split(","):
-            yield scrapy.Request(url)
-
-    def parse(self, response):
-        yield {"url": response.url}
-        yield from response.follow_all(css="a")
-'''
 HTML_ROBOTS = html("<title>Not found</title>", "<h1>Sorry, no such page</h1>")
 LARGE_ROBOTS = "User-agent: *\nDisallow: /private\n" + "# a comment that pads the file\n" * 20_000
 
@@ -39,8 +22,7 @@ def test_page_drops_and_robots_txt_files_that_are_not_one_are_said(sites: Sites,
         }
     )
     large = sites.start({"/robots.txt": text(LARGE_ROBOTS)})
-    project = Project(tmp_path)
-    (tmp_path / "userproject" / "spiders" / "pages.py").write_text(SPIDER)
+    project = Project(tmp_path, items=True)
     project.add_settings('REP_AUDIT_DIR = "audit"')
 
     completed = project.crawl(f"{pages.url}/nofollow", f"{pages.url}/noindex", f"{large.url}/private/x")
