@@ -77,23 +77,12 @@ class SettingsReader:
 
     def optional_text(self, name: str) -> str | None:
         """A string; ``None`` when not set or empty."""
-        value = self.raw(name)
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            raise SettingsError(f"{name} must be a string, got {value!r}")
-        return value
+        return _optional_string(name, self.raw(name), "a string")
 
     def optional_path(self, name: str) -> str | None:
         """A file path (a string or ``pathlib.Path``); ``None`` when not set or empty."""
         value = self.raw(name)
-        if isinstance(value, os.PathLike):
-            value = os.fspath(value)
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            raise SettingsError(f"{name} must be a file path, got {value!r}")
-        return value
+        return _optional_string(name, os.fspath(value) if isinstance(value, os.PathLike) else value, "a file path")
 
     def number(self, name: str, default: float, *, minimum: float, above: bool = False) -> float:
         """A finite number, at least ``minimum`` (greater than it with ``above``)."""
@@ -286,3 +275,12 @@ def number(minimum: float, *, above: bool = False) -> Read:
 def integer(minimum: int) -> Read:
     """A whole number, at least ``minimum``."""
     return lambda reader, name, default: reader.integer(name, default, minimum=minimum)
+
+
+def _optional_string(name: str, value: Any, kind: str) -> str | None:
+    """``value`` when it is a non-empty string, ``None`` when unset or empty; else one line naming ``name``."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise SettingsError(f"{name} must be {kind}, got {value!r}")
+    return value
