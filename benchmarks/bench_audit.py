@@ -27,7 +27,7 @@ import tempfile
 import time
 from typing import Any
 
-from loopback import LoopbackSites, callgrind_instructions, run_child
+from loopback import LoopbackSites, instruction_counts, run_child
 
 PAGE = b"<html><head><title>page</title></head><body>" + b"<p>some text</p>" * 40 + b"</body></html>"
 ROBOTS = (
@@ -137,11 +137,9 @@ def bench_instructions(origins: int, pages: int) -> None:
     """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with the trail off."""
     sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
     try:
-        counts = {mode: callgrind_instructions(__file__, mode, sites.bases, pages) for mode in MODES}
-        smaller = callgrind_instructions(__file__, "off", sites.bases, pages // 4)
+        counts, per_page = instruction_counts(__file__, MODES, sites.bases, pages)
     finally:
         sites.stop()
-    per_page = (counts["off"] - smaller) / (pages - pages // 4)
     added = (counts["on"] - counts["off"]) / pages
     print(f"instructions: {pages} pages over {origins} origins; whole crawl off {counts['off']:,}, on {counts['on']:,}")
     print(f"  per page with the trail off: {per_page:,.0f}; the trail adds {added:,.0f} ({added / per_page:.2%})")

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from loopback import LoopbackSites, callgrind_instructions, run_child
+from loopback import LoopbackSites, instruction_counts, run_child
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -171,11 +171,9 @@ def bench_instructions(origins: int, pages: int) -> None:
     """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with it off."""
     sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGES[hash(path) % len(PAGES)], b"text/html; charset=utf-8"))
     try:
-        counts = {mode: callgrind_instructions(__file__, mode, sites.bases, pages) for mode in MODES}
-        smaller = callgrind_instructions(__file__, "off", sites.bases, pages // 4)
+        counts, per_page = instruction_counts(__file__, MODES, sites.bases, pages)
     finally:
         sites.stop()
-    per_page = (counts["off"] - smaller) / (pages - pages // 4)
     print(f"\ninstructions: {pages} pages of ~50 KB, {per_page:,.0f} per page with the middleware off")
     for mode in MODES[1:]:
         added = (counts[mode] - counts["off"]) / pages

@@ -5,7 +5,7 @@ address is its own Scrapy downloader slot, as distinct hosts would be), answerin
 with ``robots`` (one body for all, or one per origin) and every other path with ``page(path)``.
 ``run_child`` runs one crawl of a benchmark script in a subprocess (so that reactors do not
 clash) and returns its JSON report, with the CPU time the OS counted for that process;
-``callgrind_instructions`` runs one under valgrind's callgrind and returns its instruction count.
+``instruction_counts`` counts each mode's crawl under valgrind's callgrind, and one page's share.
 """
 
 from __future__ import annotations
@@ -123,3 +123,11 @@ def callgrind_instructions(script: str, mode: str, bases: list[str], pages: int)
     if totals is None:
         sys.exit(f"no instruction count in callgrind's output for {mode}")
     return int(totals.group(1))
+
+
+def instruction_counts(script: str, modes: Sequence[str], bases: list[str], pages: int) -> tuple[dict[str, int], float]:
+    """Each mode's crawl of ``pages`` under callgrind, and the instructions of one page in the first
+    mode (the plugin off): the difference of two crawl sizes over their difference in pages."""
+    counts = {mode: callgrind_instructions(script, mode, bases, pages) for mode in modes}
+    smaller = callgrind_instructions(script, modes[0], bases, pages // 4)
+    return counts, (counts[modes[0]] - smaller) / (pages - pages // 4)
