@@ -13,13 +13,7 @@ import pytest
 from scrapy_robots_rep.audit import AuditDirectory, AuditTrail
 from scrapy_robots_rep.audit.bodies import BodyStore, body_hash
 from scrapy_robots_rep.audit.times import parse_rfc3339, rfc3339
-
-
-def wait_for(condition: object, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.05)
+from tests.waiting import wait_until
 
 
 def decision(url: str, when: float, kind: str = "allowed", sha256: str | None = None) -> dict[str, object]:
@@ -46,7 +40,7 @@ def test_lines_reach_the_file_without_a_close(tmp_path: Path, compress: bool) ->
         (path,) = tmp_path.glob("decisions.*")
         assert path.name == f"decisions.{os.uname().nodename}-{os.getpid()}.jsonl" + (".gz" if compress else "")
         # The flushing thread pushes the line out; the directory reads it while the file is open.
-        wait_for(lambda: AuditDirectory(tmp_path).find("http://a.example/é").found)
+        wait_until(lambda: AuditDirectory(tmp_path).find("http://a.example/é").found, 30, "the decision is found")
     finally:
         trail.close()
     data = gzip.decompress(path.read_bytes()) if compress else path.read_bytes()

@@ -6,8 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from scrapy_robots_rep.audit import AuditDirectory
@@ -15,16 +13,10 @@ from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.cli import main
 from tests.audit.files import lines
 from tests.sites import PAGE, Reply, Sites, text
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 ROBOTS = b"User-agent: *\nDisallow: /slow/7\n"
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 120.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.05)
 
 
 def start_crawl(directory: Path, urls: list[str], compress: bool = False) -> subprocess.Popen[bytes]:
@@ -43,11 +35,13 @@ def test_a_killed_crawl_leaves_whole_lines_and_a_fleet_shares_the_directory(site
     audit = tmp_path / "audit"
     killed = start_crawl(audit, [f"{site.url}/slow/{n}" for n in range(200)], compress=True)
     try:
-        wait_for(lambda: len(site.hits()) >= 6)
+        wait_until(lambda: len(site.hits()) >= 6, 120, "the crawl fetches six pages")
         seen = {f"{site.url}{path}" for path in site.paths() if path != "/robots.txt"}
         # While the crawl runs, every request the server saw is in the files already: flushed, never closed.
         directory = AuditDirectory(audit)
-        wait_for(lambda: seen <= {line["url"] for line in directory.lines("decisions")})
+        wait_until(
+            lambda: seen <= {line["url"] for line in directory.lines("decisions")}, 120, "the decisions are written"
+        )
         assert killed.poll() is None
         killed.send_signal(signal.SIGKILL)
     finally:

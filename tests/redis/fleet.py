@@ -7,8 +7,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,14 +70,6 @@ def assert_crawled_once_and_obeyed(origins: list[Site]) -> None:
         paths = origin.paths()
         assert paths.count("/robots.txt") == 1, (origin, paths)
         assert sorted(path for path in paths if path != "/robots.txt") == sorted(ALLOWED_PATHS), (origin, paths)
-
-
-def wait_until(condition: Callable[[], object], timeout: float, what: str) -> None:
-    """Poll ``condition`` until it is true; fail naming ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.05)
 
 
 @dataclass

@@ -21,9 +21,9 @@ from tests.redis.fleet import (
     start_origins,
     stop_all,
     urls_of,
-    wait_until,
 )
 from tests.sites import Hit, Reply, Route, Site, Sites, text
+from tests.waiting import wait_until
 
 ORIGINS = 50
 

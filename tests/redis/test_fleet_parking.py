@@ -12,10 +12,11 @@ import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
-from tests.redis.fleet import ROBOTS, parked, push, start_origins, stop_all, wait_until
+from tests.redis.fleet import ROBOTS, parked, push, start_origins, stop_all
 from tests.redis.fleet_worker import QUEUE_KEY
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Route, Site, Sites, redirect, text
+from tests.waiting import wait_until
 
 PAGES = ("/p1", "/p2")
 REDIRECTS = ("/r1", "/r2", "/r3")

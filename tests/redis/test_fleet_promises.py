@@ -18,9 +18,10 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra
 
 from scrapy_robots_rep.stores import SharedStore
 from scrapy_robots_rep.stores.redis import RedisStore
-from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all, wait_until
+from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Site, Sites, text
+from tests.waiting import wait_until
 
 CRAWL_DELAY = 1.0
 BURST = 300

@@ -9,9 +9,10 @@ import pytest
 
 pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra 'test')")
 
-from tests.redis.fleet import Worker, assert_crawled_once_and_obeyed, push, start_origins, stop_all, urls_of, wait_until
+from tests.redis.fleet import Worker, assert_crawled_once_and_obeyed, push, start_origins, stop_all, urls_of
 from tests.redis.server import TLS_PASSWORD, AnyServer, RedisServer, ServerKind, started_kind
 from tests.sites import Sites
+from tests.waiting import wait_until
 
 ORIGINS = 12
 
