@@ -37,6 +37,18 @@ class PagesSpider(scrapy.Spider):
 """
 
 
+def in_example_project(*args: str) -> subprocess.CompletedProcess[str]:
+    """A ``scrapy`` command run in this checkout's ``example_project/``, where Scrapy finds that project."""
+    return subprocess.run(
+        [SCRAPY, *args],
+        cwd=ROOT / "example_project",
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 class Project:
     """One startproject project; :meth:`crawl` runs ``scrapy crawl pages`` in it."""
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +18,9 @@ from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from tests.audit.files import lines
 from tests.crawling import AGENT, BASE_SETTINGS, crawl
+from tests.project import in_example_project
 from tests.sites import Reply, Sites, redirect, text
 
-ROOT = Path(__file__).resolve().parents[2]
 # A byte order mark, CRLF line ends and non-ASCII text: stored byte for byte, quoted by line.
 ROBOTS = (
     "\ufeff# Règles du site — ünïcode\r\n"
@@ -182,14 +180,7 @@ async def test_the_audit_command_answers_for_a_crawl(sites: Sites, tmp_path: Pat
     assert Path(answer["robots_txt"]["path"]).read_bytes() == ROBOTS
 
     # Inside a project: scrapy robots audit, the same answer.
-    project = subprocess.run(
-        [str(Path(sys.executable).parent / "scrapy"), "robots", "audit", str(audit), f"{site.url}/private/secret"],
-        cwd=ROOT / "example_project",
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    project = in_example_project("robots", "audit", str(audit), f"{site.url}/private/secret")
     assert project.returncode == 0, project.stderr
     assert "rule: line 4: 'Disallow: /private' (quoted from the stored copy)" in project.stdout
 

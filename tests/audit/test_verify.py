@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +15,8 @@ from scrapy_robots_rep.audit import AuditTrail
 from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.signing import keys
+from tests.project import in_example_project
 
-ROOT = Path(__file__).resolve().parents[2]
 ROBOTS = b"User-agent: *\nDisallow: /private\n"
 
 
@@ -160,16 +157,8 @@ def test_a_signed_manifest_holds_with_its_public_key_only(tmp_path: Path) -> Non
     assert main(["audit", "verify", str(audit), "--public-key", str(public)]) == 0
     assert main(["audit", "verify", str(audit), "--public-key", str(wrong)]) == 1
     # Inside a project: scrapy robots audit verify, the same grammar.
-    scrapy = str(Path(sys.executable).parent / "scrapy")
     for key, status in ((public, 0), (wrong, 1)):
-        project = subprocess.run(
-            [scrapy, "robots", "audit", "verify", str(audit), "--public-key", str(key)],
-            cwd=ROOT / "example_project",
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        project = in_example_project("robots", "audit", "verify", str(audit), "--public-key", str(key))
         assert project.returncode == status, project.stderr
     assert "the signature does not verify with the public key given" in project.stdout
     # The manifest's recorded head rewritten to match an edited file: the chain holds, the signature does not.

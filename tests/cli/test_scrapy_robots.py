@@ -7,32 +7,17 @@ through its entry point.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
+from tests.project import in_example_project
 from tests.sites import REFUSED_ERROR, closed_port_url, text
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRAPY = str(Path(sys.executable).parent / "scrapy")
 ROBOTS = "User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\n\nUser-agent: demobot\nDisallow: /admin\n"
 
 
 def scrapy_robots(*args: str) -> subprocess.CompletedProcess[str]:
     """``scrapy robots check`` of ``args``: ROBOTS left out, each URL's own robots.txt is fetched."""
-    return scrapy_command("robots", "check", *args)
-
-
-def scrapy_command(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [SCRAPY, *args],
-        cwd=ROOT / "example_project",
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return in_example_project("robots", "check", *args)
 
 
 def test_project_agent_and_user_agent_header_are_used(sites):
@@ -96,7 +81,7 @@ def test_urls_of_one_origin_share_one_fetch(sites):
 
 
 def test_usage_errors_exit_2():
-    no_command = scrapy_command("robots")
+    no_command = in_example_project("robots")
     no_robots = scrapy_robots()
     relative = scrapy_robots("https://example.com/robots.txt", "shop")
     unknown = scrapy_robots("https://example.com/", "--bogus")
@@ -181,7 +166,7 @@ def test_scrapy_log_is_off_unless_asked_for(sites):
 
 
 def test_help_is_the_shared_grammars_with_scrapys_options():
-    completed = scrapy_command("robots", "check", "-h")
+    completed = in_example_project("robots", "check", "-h")
 
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.startswith("usage: scrapy robots check [-h] [--agent AGENT]")
