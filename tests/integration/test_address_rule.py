@@ -17,6 +17,7 @@ import pytest_twisted
 from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep import RobotsDisallowed, RobotsUnreachable
+from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.downloader import fetcher as fetcher_module
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.policy.addresses import AddressRule
@@ -121,7 +122,8 @@ async def test_a_name_is_resolved_by_the_resolver_downloads_connect_through(
     """The reactor's resolver, or, in a crawl without a Twisted reactor, the event loop's (both answer
     ``localhost`` from the hosts file); a name that does not resolve gives no address."""
     monkeypatch.setattr(fetcher_module, "is_reactor_installed", lambda: reactor)
-    fetcher = RobotsFetcher(get_crawler(), RepSettings.from_mapping({"REP_FETCH_TIMEOUT": 5}))
+    crawler = get_crawler()
+    fetcher = RobotsFetcher(crawler, Outcomes.from_crawler(crawler), RepSettings.from_mapping({"REP_FETCH_TIMEOUT": 5}))
 
     assert "127.0.0.1" in await fetcher._resolved("localhost")
     assert await fetcher._resolved("nothing.invalid") == []
