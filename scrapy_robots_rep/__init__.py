@@ -17,7 +17,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core import AgentRules, Decision, RobotsTxt, Rule
+from scrapy_robots_rep.core import AgentRules, Decision, ExtensionField, RobotsTxt, Rule
 from scrapy_robots_rep.core.page import PageDirectives
 from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
@@ -41,6 +41,7 @@ __all__ = [
     "AgentRules",
     "AuditDirectory",
     "Decision",
+    "ExtensionField",
     "MemoryStore",
     "OutcomeSink",
     "PageDirectives",

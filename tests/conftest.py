@@ -13,7 +13,7 @@ import pytest
 
 from tests.corpus import corpus_dir
 from tests.redis.fleet import Worker
-from tests.redis.server import RedisServer, started_server
+from tests.redis.server import AnyServer, RedisServer, ServerKind, started_kind, started_server
 from tests.sites import Sites
 
 
@@ -77,6 +77,26 @@ def redis_server(_redis_cache_server: RedisServer) -> RedisServer:
         _redis_cache_server.start()
     _redis_cache_server.flush()
     return _redis_cache_server
+
+
+@pytest.fixture(scope="session", params=list(ServerKind), ids=[kind.value for kind in ServerKind])
+def _server_of_each_kind(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AnyServer]:
+    server = started_kind(request.param, tmp_path_factory.mktemp(request.param.value))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def server_of_each_kind(_server_of_each_kind: AnyServer) -> AnyServer:
+    """Each server kind a fleet runs on (``tests/redis/server.py``: Redis, Redis 6.2, Valkey, TLS with an
+    ACL user, a Redis Cluster), running and empty at the start of each test; a test using it runs once per kind.
+
+    Give a client ``server.url`` and ``server.client_params``. A missing server binary is an error, never a skip.
+    """
+    _server_of_each_kind.flush()
+    return _server_of_each_kind
 
 
 @pytest.fixture

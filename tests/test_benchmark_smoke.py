@@ -99,3 +99,11 @@ def test_bench_audit_smoke_run_crawls_with_the_audit_trail_off_and_on(clone: Pat
 
     assert re.search(r"^whole process\s+[\d.]+\s+[\d.]+\s+[\d.]+$", report, re.MULTILINE), report
     assert re.search(r"^crawl only\s+[\d.]+\s+[\d.]+\s+[\d.]+$", report, re.MULTILINE), report
+
+
+def test_bench_report_smoke_run_measures_the_report_and_verify_of_a_written_trail(clone: Path) -> None:
+    report = run(clone, "bench_report.py")
+
+    assert report.startswith("2,000 decisions over 10 origins:"), report
+    assert re.search(r"^  report: peak [\d.]+ MB .* MB of HTML$", report, re.MULTILINE), report
+    assert re.search(r"^  verify: peak [\d.]+ MB .* holds$", report, re.MULTILINE), report

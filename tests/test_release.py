@@ -159,6 +159,8 @@ process = CrawlerProcess({
     "ADDONS": {"scrapy_robots_rep.Addon": 0},
     "ROBOTSTXT_OBEY": True,
     "USER_AGENT": "wheelbot/1.0",
+    "REP_AUDIT_DIR": "audit",
+    "REP_REPORT": "report.html",
     "TELNETCONSOLE_ENABLED": False,
     "LOG_LEVEL": "INFO",
 })
@@ -192,6 +194,8 @@ def test_the_built_wheel_installs_into_a_fresh_venv_and_crawls(tmp_path: Path, s
     package_line = result.stdout.strip().splitlines()[-1]
     assert package_line.startswith(f"package {python.parent.parent}/")
     assert package_line.endswith(f" {scrapy_robots_rep.__version__}")
+    # The HTML report's templates are in the wheel, and Jinja2 came with it.
+    assert "<title>robots.txt compliance report" in (tmp_path / "report.html").read_text()
 
 
 @pytest.mark.release

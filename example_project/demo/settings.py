@@ -41,6 +41,9 @@ REP_PURPOSES = ["ai-use"]
 # what each page said, as files in audit/; `scrapy-robots audit audit URL`, run in this folder,
 # answers for one URL (the demo prints the command with absolute paths, to run from anywhere).
 REP_AUDIT_DIR = "audit"
+# ... and, at the end of the crawl, all of it as one HTML page to open in a browser (a name ending
+# in .json would write the JSON report instead); `scrapy-robots audit report` writes it any time.
+REP_REPORT = "report.html"
 
 # Quiet logs, so that the report printed at the end stands out; DEBUG logs every decision.
 LOG_LEVEL = "WARNING"

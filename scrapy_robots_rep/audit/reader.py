@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scrapy_robots_rep.audit.files import ROBOTS_DIR
+from scrapy_robots_rep.audit.files import HEADER_START, ROBOTS_DIR
 from scrapy_robots_rep.audit.times import parse_rfc3339
 
 FETCHED = frozenset({"allowed", "exempt", "not_checked"})
@@ -144,22 +144,46 @@ def _quote(path: Path, number: int) -> str | None:
 
 
 def _raw_lines(path: Path) -> Iterator[bytes]:
-    """The complete lines of a JSON-lines file; a last line cut short (a killed writer) is left out."""
-    data = _decompressed(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    lines = data.split(b"\n")
-    yield from (line for line in lines[:-1] if line.strip())
+    """The complete lines of a JSON-lines file, its header left out; a last line cut short (a killed
+    writer) is left out too."""
+    for line in stream_lines(path):
+        if line.endswith(b"\n") and not line.startswith(HEADER_START) and line.strip():
+            yield line
 
 
-def _decompressed(data: bytes) -> bytes:
-    """Every gzip member of ``data``, as far as it goes: a file whose writer was killed still reads."""
-    out = bytearray()
-    while data:
+_CHUNK = 1 << 20
+
+
+def stream_lines(path: Path) -> Iterator[bytes]:
+    """The lines of a JSON-lines file (gzip members decompressed as far as they go), each with its
+    newline; a last line cut short comes without one. Read a chunk at a time, never whole."""
+    pending = b""
+    for chunk in _chunks(path):
+        pending += chunk
+        lines = pending.split(b"\n")
+        pending = lines.pop()
+        for line in lines:
+            yield line + b"\n"
+    if pending:
+        yield pending
+
+
+def _chunks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as file:
+        if path.suffix != ".gz":
+            while chunk := file.read(_CHUNK):
+                yield chunk
+            return
         decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            out += decompressor.decompress(data)
-        except zlib.error:
-            break
-        if not decompressor.eof:
-            break
-        data = decompressor.unused_data
-    return bytes(out)
+        while data := file.read(_CHUNK):
+            while data:
+                try:
+                    out = decompressor.decompress(data)
+                except zlib.error:  # what follows is not gzip: a killed writer's last bytes
+                    return
+                if out:
+                    yield out
+                if not decompressor.eof:
+                    break
+                data = decompressor.unused_data  # the next gzip member
+                decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)

@@ -2,18 +2,25 @@
 
 Lines are buffered and pushed to the operating system by a background thread at least once a
 second (:data:`FLUSH_INTERVAL`), so a crawl killed with SIGKILL loses at most its last second,
-and every line that reached the file is whole. robots.txt bodies and WARC records, rare and
-the evidence itself, are written at once.
+and every line that reached the file is whole. After each flush the process's manifest is
+rewritten with the new head of each file's chain (signed with a key when given).
+robots.txt bodies and WARC records, rare and the evidence itself, are written at once.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.audit.bodies import BodyStore
 from scrapy_robots_rep.audit.files import NAMES, ROBOTS_DIR, JsonLines, lines_path, process_tag
+from scrapy_robots_rep.audit.manifest import FORMAT, manifest_path, write_manifest
+from scrapy_robots_rep.audit.signing import ManifestSigner
+from scrapy_robots_rep.audit.times import any_rfc3339
 from scrapy_robots_rep.audit.warc import WarcWriter, warc_path
 
 if TYPE_CHECKING:
@@ -36,16 +43,33 @@ class AuditTrail:
         compress: bool = False,
         warc: bool = False,
         common: dict[str, Any] | None = None,
+        version: str = "",
+        signing_key: str | Path | None = None,
     ) -> None:
-        """``common``: fields that end every line of ``fetches`` and ``decisions`` (the crawl's agent and modes)."""
+        """``common``: fields that end every line of ``fetches`` and ``decisions`` (the crawl's agent and
+        modes); ``version``: the plugin's, named in each file's header; ``signing_key``: a PEM Ed25519
+        private key to sign the manifest with."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        tag = process_tag()
+        self._signer = ManifestSigner(signing_key) if signing_key is not None else None
+        tag = process_tag(self.directory)
+        self.process = {
+            "process": tag,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "started": any_rfc3339(time.time()),
+            "version": version,
+        }
+        """What each file's header and the manifest say about the process that wrote them."""
+        self.manifest_path = manifest_path(self.directory, tag)
         self.bodies = BodyStore(self.directory / ROBOTS_DIR)
         self._lock = threading.Lock()
         self._files = {
             name: JsonLines(
-                lines_path(self.directory, name, tag, compress), compress, common if name in COMMON else None
+                lines_path(self.directory, name, tag, compress),
+                compress,
+                {"name": name, **self.process},
+                common if name in COMMON else None,
             )
             for name in NAMES
         }
@@ -86,9 +110,11 @@ class AuditTrail:
             self._pages.write(line)
 
     def flush(self) -> None:
+        """Push the buffered lines to the operating system, then the manifest of their heads."""
         with self._lock:
-            for file in self._files.values():
-                file.flush()
+            flushed = [file.flush() for file in self._files.values()]
+            if any(flushed):
+                self._write_manifest(closed=False)
 
     def close(self) -> None:
         """Stop the flushing thread, and flush and close every file."""
@@ -99,8 +125,22 @@ class AuditTrail:
         with self._lock:
             for file in self._files.values():
                 file.close()
+            if any(file.lines for file in self._files.values()):
+                self._write_manifest(closed=True)
             if self._warc is not None:
                 self._warc.close()
+
+    def _write_manifest(self, closed: bool) -> None:
+        manifest = {
+            "format": FORMAT,
+            **self.process,
+            "updated": any_rfc3339(time.time()),
+            "closed": closed,
+            "files": {
+                file.path.name: {"lines": file.lines, "head": file.head} for file in self._files.values() if file.lines
+            },
+        }
+        write_manifest(self.manifest_path, manifest, self._signer)
 
     def _flush_regularly(self) -> None:
         while not self._closed.wait(FLUSH_INTERVAL):

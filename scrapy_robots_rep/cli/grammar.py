@@ -10,6 +10,7 @@ process live fetches run in).
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING
 from scrapy.settings import BaseSettings
 
 from scrapy_robots_rep.cli.audit import AUDIT_DESCRIPTION, add_audit_arguments, run_audit
+from scrapy_robots_rep.cli.audit_report import REPORT_DESCRIPTION, add_report_arguments, run_report
+from scrapy_robots_rep.cli.audit_verify import VERIFY_DESCRIPTION, add_verify_arguments, run_verify
 from scrapy_robots_rep.cli.check_command import CHECK_DESCRIPTION, add_check_arguments, run_check
 
 if TYPE_CHECKING:
@@ -66,9 +69,24 @@ COMMANDS: tuple[Command, ...] = (
         add_audit_arguments,
         run_audit,
     ),
+    Command(
+        "audit verify",
+        "check that a crawl's audit trail is as written: hash chains, manifests, signatures, robots.txt bodies",
+        VERIFY_DESCRIPTION,
+        add_verify_arguments,
+        run_verify,
+    ),
+    Command(
+        "audit report",
+        "write a crawl's audit trail as one self-contained HTML page: robots.txt versions, decisions, pages, URLs",
+        REPORT_DESCRIPTION,
+        add_report_arguments,
+        run_report,
+    ),
 )
 """Every subcommand, in the order ``--help`` lists them."""
 
+_TWO_WORDS = frozenset(command.name for command in COMMANDS if " " in command.name)
 _COMMAND = "rep_command"
 _PARSER = "rep_parser"
 
@@ -88,8 +106,15 @@ def build_parser(prog: str, epilog: str | None = None) -> argparse.ArgumentParse
 
 
 def parse(prog: str, argv: Sequence[str] | None, epilog: str | None = None) -> argparse.Namespace:
-    """Parse ``argv``; a usage error exits with status 2 and argparse's message."""
-    return build_parser(prog, epilog).parse_args(argv)
+    """Parse ``argv``; a usage error exits with status 2 and argparse's message.
+
+    A command of two words (``audit verify``) is one subcommand: its words are joined before
+    parsing (so ``audit DIR URL`` keeps meaning a directory named ``DIR``, unless it is named
+    ``verify``: write ``./verify`` then)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if len(arguments) >= 2 and f"{arguments[0]} {arguments[1]}" in _TWO_WORDS:
+        arguments[:2] = [f"{arguments[0]} {arguments[1]}"]
+    return build_parser(prog, epilog).parse_args(arguments)
 
 
 def run(args: argparse.Namespace, context: Context) -> int:

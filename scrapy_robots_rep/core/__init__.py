@@ -2,6 +2,7 @@
 
 from scrapy_robots_rep.core.agent_rules import AgentRules
 from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
+from scrapy_robots_rep.core.fields import ExtensionField
 from scrapy_robots_rep.core.modes import MATCHING_MODES, MatchingMode, matching_mode
 from scrapy_robots_rep.core.robots import RobotsTxt
 
@@ -9,6 +10,7 @@ __all__ = [
     "MATCHING_MODES",
     "AgentRules",
     "Decision",
+    "ExtensionField",
     "MatchingMode",
     "RobotsTxt",
     "Rule",

@@ -5,10 +5,11 @@ content signals and the sitemaps, not the whole file. The rules are held as the
 text of the group's lines and their line numbers. On the first decision they
 are read into a table of verdicts (``rule_index.RuleTable``) that decides an
 origin's first ``EARLY_DECISIONS`` URLs; an origin asked more often has its
-rules compiled (``rule_index.build_index``). Tables and compiled indexes are
-kept for the ``ACTIVE_ORIGINS`` origins most recently read: a crawl decides for
-few origins at a time. When an origin's are dropped, its text is packed
-(``packing``: compressed when long) and read again on its next decision.
+rules compiled (``rule_index.build_index``). In a cache, tables and compiled
+indexes are kept for the ``ACTIVE_ORIGINS`` origins most recently read (the
+cache's ``ActiveRules``): a crawl decides for few origins at a time. When an
+origin's are dropped, its text is packed (``packing``: compressed when long)
+and read again on its next decision.
 
 Once compiled, ``allowed`` and ``explain`` make one match (``_decide``): it
 gives the verdict and the entries the deciding rule is the first match of.
@@ -48,7 +49,7 @@ REASON_NO_GROUP = "no group for agent, no '*' group"
 REASON_ROBOTS_TXT = "robots.txt is always allowed"
 
 ACTIVE_ORIGINS = 4096
-"""How many ``AgentRules`` keep their entries or compiled index (the most recently read)."""
+"""How many ``AgentRules`` of a cache keep their table or compiled index (the most recently read): ``ActiveRules``."""
 
 EARLY_DECISIONS = 128
 """Decisions an origin makes by its table of rules before its index is compiled: compiling
@@ -58,6 +59,7 @@ _ROBOTS_TXT_PATH = "/robots.txt"
 _ROBOTS_TXT_QUERY = _ROBOTS_TXT_PATH + "?"
 _GLOBAL_GROUP = ("*",)
 _NO_SIGNALS: Mapping[str, bool] = MappingProxyType({})
+_NO_EXTENSIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 # The stage of robots.txt itself, told apart from ``NO_MATCH`` (another module's tuple) by identity.
 _ROBOTS_TXT: Stage = (True, ())
 _DISALLOWED: Stage = (False, ())
@@ -71,7 +73,7 @@ class AgentRules:
     """The rules one agent obeys on one origin."""
 
     __slots__ = (
-        "_asked",
+        "_active",
         "_extras",
         "_fixed",
         "_index",
@@ -99,11 +101,13 @@ class AgentRules:
         content_signal_lines: tuple[SourceLine, ...] = (),
         content_usage_lines: tuple[SourceLine, ...] = (),
         licenses: tuple[str, ...] = (),
+        extensions: Mapping[str, tuple[str, ...]] = _NO_EXTENSIONS,
         fixed: bool | None = None,
         reason: str | None = None,
     ) -> None:
         """``source`` holds the group's lines (its ``Allow``/``Disallow`` lines
-        are the rules; other lines are ignored), numbered by ``numbers``."""
+        are the rules; other lines are ignored), numbered by ``numbers``;
+        ``extensions`` the values of the extension fields the file was parsed with."""
         mode = matching_mode(matching)
         self._mode = mode
         # Most origins' group is "*": share one tuple instead of one each.
@@ -118,17 +122,19 @@ class AgentRules:
                 _signals(content_signal_lines, mode) if content_signal_lines else None,
                 ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None,
                 licenses,
+                extensions,
                 reason,
             )
-            if content_signal_lines or content_usage_lines or licenses or reason is not None
+            if content_signal_lines or content_usage_lines or licenses or extensions or reason is not None
             else None
         )
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
         self._table: RuleTable | None = None
-        self._asked = 0
         self._index: RuleIndex | None = None
+        # The active rules of the cache that holds this one (``ActiveRules.adopt``); None outside a cache.
+        self._active: ActiveRules | None = None
 
     @classmethod
     def from_lines(
@@ -142,6 +148,7 @@ class AgentRules:
         content_signal_lines: tuple[SourceLine, ...] = (),
         content_usage_lines: tuple[SourceLine, ...] = (),
         licenses: tuple[str, ...] = (),
+        extensions: Mapping[str, tuple[str, ...]] = _NO_EXTENSIONS,
         fixed: bool | None = None,
         reason: str | None = None,
     ) -> AgentRules:
@@ -157,6 +164,7 @@ class AgentRules:
             content_signal_lines=content_signal_lines,
             content_usage_lines=content_usage_lines,
             licenses=licenses,
+            extensions=extensions,
             fixed=fixed,
             reason=reason,
         )
@@ -208,6 +216,17 @@ class AgentRules:
     def licenses(self) -> tuple[str, ...]:
         """The file's ``License:`` URLs (RSL), in order; exposed, never enforced."""
         return () if self._extras is None else self._extras.licenses
+
+    def extension(self, name: str) -> tuple[str, ...]:
+        """The values of the extension field ``name`` (any case) the file was parsed with
+        (``RobotsTxt.parse(extensions=...)``): the chosen groups' for a per-group field, else the
+        file's, in file order; ``()`` when it has none or was not declared."""
+        return () if self._extras is None else self._extras.extensions.get(name.lower(), ())
+
+    @property
+    def extensions(self) -> Mapping[str, tuple[str, ...]]:
+        """Every declared extension field's values (``extension``), by name."""
+        return _NO_EXTENSIONS if self._extras is None else self._extras.extensions
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
@@ -348,7 +367,7 @@ class AgentRules:
         """The table of the rules for one of the origin's first ``EARLY_DECISIONS``
         decisions; None once they are made, its index then compiled."""
         table = self._table or self._read()
-        asked = self._asked = self._asked + 1
+        asked = table.asked = table.asked + 1
         if asked > EARLY_DECISIONS:
             self._index = build_index(table.ranked())
             self._table = None
@@ -375,8 +394,9 @@ class AgentRules:
     def _read(self) -> RuleTable:
         """The table of the source's rules, kept while the origin is active."""
         table = self._table = self._mode.table(unpack(self._source), self._mode.lenient)
-        self._asked = 0
-        _ACTIVE.add(self)
+        active = self._active
+        if active is not None:
+            active.add(self)
         return table
 
     def _forget_index(self) -> None:
@@ -415,6 +435,7 @@ class AgentRules:
                 content_signal_lines=self.content_signal_lines(),
                 content_usage_lines=self.content_usage_lines(),
                 licenses=self.licenses,
+                extensions=self.extensions,
                 fixed=self._fixed,
                 reason=self._extras.reason if self._extras else None,
             )
@@ -433,6 +454,7 @@ class AgentRules:
             content_signal_lines=fields.content_signal_lines,
             content_usage_lines=fields.content_usage_lines,
             licenses=fields.licenses,
+            extensions=fields.extensions,
             fixed=fields.fixed,
             reason=fields.reason,
         )
@@ -445,29 +467,40 @@ class _Extras:
     signals: tuple[Mapping[str, bool], tuple[SourceLine, ...]] | None
     usage: ContentUsageRules | None
     licenses: tuple[str, ...]
+    extensions: Mapping[str, tuple[str, ...]]
     reason: str | None
     """Why every URL gets the fixed decision."""
 
 
-class _ActiveRules:
-    """The ``AgentRules`` holding a compiled index; past ``size`` of them, the
-    oldest compiled forgets its index (a ring: no bookkeeping per decision)."""
+class ActiveRules:
+    """The ``AgentRules`` of one cache that keep their table or compiled index: past ``size``
+    of them, the one read longest ago forgets it (a ring: no bookkeeping per decision).
+
+    A cache owns one and hands it to the rules it keeps (``adopt``); rules outside any cache
+    (a ``RobotsTxt`` in a script) keep their table or index as long as they live."""
 
     __slots__ = ("_next", "_ring")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int = ACTIVE_ORIGINS) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
         self._ring: list[AgentRules | None] = [None] * size
         self._next = 0
 
+    def adopt(self, rules: AgentRules) -> None:
+        """Count ``rules`` among these from now on (and at once, if they already hold a table or index)."""
+        if rules._active is not self:
+            rules._active = self
+            if rules._table is not None or rules._index is not None:
+                self.add(rules)
+
     def add(self, rules: AgentRules) -> None:
+        """``rules`` were just read: the oldest of the ring forgets its table or index."""
         oldest = self._ring[self._next]
         if oldest is not None and oldest is not rules:
             oldest._forget_index()
         self._ring[self._next] = rules
         self._next = (self._next + 1) % len(self._ring)
-
-
-_ACTIVE = _ActiveRules(ACTIVE_ORIGINS)
 
 
 def line_numbers(numbers: list[int]) -> LineNumbers:

@@ -9,7 +9,6 @@ winning. Paths are normalised and matched as the matching mode reads Allow/Disal
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -19,9 +18,7 @@ from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode
 from scrapy_robots_rep.core.paths import url_path
 from scrapy_robots_rep.core.patterns import CompiledPattern, compile_pattern, matches_wildcards
-from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, purpose_name, read_statement
-
-_PATH_END = re.compile(r"[ \t]")
+from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, purpose_name, read_usage_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,16 +32,6 @@ class UsageRule:
 
     def describe(self) -> str:
         return f"line {self.line}: {self.text.strip()}"
-
-
-def read_usage_value(value: str) -> tuple[str | None, UsageStatement]:
-    """A ``Content-Usage`` value as its path (None when absent) and its statement."""
-    if not value.startswith("/"):
-        return None, read_statement(value)
-    path_end = _PATH_END.search(value)
-    if path_end is None:
-        return value, read_statement("")
-    return value[: path_end.start()], read_statement(value[path_end.start() :])
 
 
 @dataclass(frozen=True, slots=True)

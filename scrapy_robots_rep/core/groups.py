@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scrapy_robots_rep.core.agents import value_token
+from scrapy_robots_rep.core.fields import MEMBER_FIELDS, RULE_FIELDS
 from scrapy_robots_rep.core.lines import BLANK, USER_AGENT, Directive
-from scrapy_robots_rep.core.members import MEMBER_FIELDS, RULE_FIELDS
 
 
 @dataclass(slots=True)
@@ -17,15 +17,15 @@ class Group:
     members: list[Directive] = field(default_factory=list)
 
 
-def group_rfc9309(directives: list[Directive]) -> list[Group]:
+def group_rfc9309(directives: list[Directive], members: frozenset[str] = MEMBER_FIELDS) -> list[Group]:
     """Consecutive user-agent lines open a group; the group runs until a
     user-agent line that follows a rule. Only a rule (``allow``/``disallow``)
     ends a run of user-agent lines: delays, signals, sitemaps, unknown fields
-    and blank lines do not (RFC 9309 §2.2.4). Members before any group are ignored."""
+    and blank lines do not (RFC 9309 §2.2.4). Members before any group are ignored.
+    ``members`` are the fields kept as group members."""
     groups: list[Group] = []
     current: Group | None = None
     collecting_agents = False
-    members = MEMBER_FIELDS
     for directive in directives:
         kind = directive[1]
         if kind == USER_AGENT:
@@ -41,13 +41,12 @@ def group_rfc9309(directives: list[Directive]) -> list[Group]:
     return groups
 
 
-def group_legacy(directives: list[Directive]) -> list[Group]:
+def group_legacy(directives: list[Directive], members: frozenset[str] = MEMBER_FIELDS) -> list[Group]:
     """A record is user-agent lines then member lines, ended by a blank line
     (or by a user-agent line after members). Lines outside a record, and
-    records without members, are ignored."""
+    records without members, are ignored. ``members`` are the fields kept as group members."""
     groups: list[Group] = []
     current: Group | None = None
-    members = MEMBER_FIELDS
     for directive in directives:
         kind = directive[1]
         if kind == USER_AGENT:

@@ -5,6 +5,7 @@ also accepts what Google's parser accepts: field names that merely start with a
 known name or a frequent misspelling of it, and a missing colon when the field
 and its value are separated by whitespace.
 
+The fields, their spellings and misspellings are rows of ``fields.FIELDS``.
 A directive's field is the canonical name of a known field (``KNOWN_FIELDS``)
 or, for any other field, its own lower-cased name: unknown fields reach the
 directive stream with their name and are ignored by grouping and matching.
@@ -18,24 +19,46 @@ lines with one regular expression and passing only the other lines to
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from types import MappingProxyType
 
-USER_AGENT = "user-agent"
-ALLOW = "allow"
-DISALLOW = "disallow"
-SITEMAP = "sitemap"
-CRAWL_DELAY = "crawl-delay"
-REQUEST_RATE = "request-rate"
-CONTENT_SIGNAL = "content-signal"
-CONTENT_USAGE = "content-usage"
-LICENSE = "license"
+from scrapy_robots_rep.core.fields import (
+    ALLOW,
+    CONTENT_SIGNAL,
+    CONTENT_USAGE,
+    CRAWL_DELAY,
+    DISALLOW,
+    KNOWN_FIELDS,
+    LENIENT_PREFIXES,
+    LICENSE,
+    MISSPELLINGS,
+    REQUEST_RATE,
+    SITEMAP,
+    USER_AGENT,
+)
+
+__all__ = [
+    "ALLOW",
+    "BLANK",
+    "BLANK_LINE",
+    "CONTENT_SIGNAL",
+    "CONTENT_USAGE",
+    "CRAWL_DELAY",
+    "DISALLOW",
+    "KNOWN_FIELDS",
+    "LICENSE",
+    "MAX_LINE_BYTES",
+    "MISSPELLINGS",
+    "REQUEST_RATE",
+    "SITEMAP",
+    "USER_AGENT",
+    "Directive",
+    "canonical_field",
+    "decode",
+    "parse_line",
+    "read_directives",
+]
+
 BLANK = ""
 """The field of a blank line: no field name is empty, so it never clashes."""
-
-KNOWN_FIELDS = frozenset(
-    (USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE, CONTENT_SIGNAL, CONTENT_USAGE, LICENSE)
-)
 
 # Google's parser keeps at most 2083 * 8 - 1 bytes of a line and drops the rest.
 MAX_LINE_BYTES = 2083 * 8 - 1
@@ -50,20 +73,6 @@ _USUAL_SPELLINGS = {
     spelling: name for name in KNOWN_FIELDS for spelling in (name, name.upper(), name.title(), name.capitalize())
 }
 
-MISSPELLINGS: Mapping[str, str] = MappingProxyType(
-    {
-        "useragent": USER_AGENT,
-        "user agent": USER_AGENT,
-        "dissallow": DISALLOW,
-        "dissalow": DISALLOW,
-        "disalow": DISALLOW,
-        "diasllow": DISALLOW,
-        "disallaw": DISALLOW,
-        "site-map": SITEMAP,
-    }
-)
-"""Misspelt field names (lower-case) that lenient parsing reads as the field they name."""
-
 Directive = tuple[int, str, str]
 """``(1-based line number, field, value)``."""
 
@@ -71,13 +80,8 @@ Directive = tuple[int, str, str]
 # value still to be stripped); otherwise both groups are empty.
 _FIELD_VALUE_LINE = re.compile(r"^[ \t\v\f]*(?:([^:#\n]*):[ \t\v\f]*([^#\n]*))?[^\n]*", re.MULTILINE)
 
-# Lenient reading takes a key that starts with one of these as its field, as
-# Google's parser does (``Content-Signal``, ``Content-Usage`` and ``License`` are
-# not Google's fields, so they are read exactly). No prefix starts another of a different field: order is free.
-_LENIENT_PREFIXES = (
-    *((name, name) for name in (USER_AGENT, ALLOW, DISALLOW, SITEMAP, CRAWL_DELAY, REQUEST_RATE)),
-    *MISSPELLINGS.items(),
-)
+# Lenient reading takes a key that starts with one of these as its field (``fields.LENIENT_PREFIXES``).
+_LENIENT_PREFIXES = LENIENT_PREFIXES
 _LENIENT_STARTS = tuple(prefix for prefix, _ in _LENIENT_PREFIXES)
 
 

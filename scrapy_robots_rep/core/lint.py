@@ -19,31 +19,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from urllib.parse import urlsplit
 
-from scrapy_robots_rep.core.agents import value_token
-from scrapy_robots_rep.core.content_signals import read_signals
-from scrapy_robots_rep.core.content_usage import read_usage_value
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
+from scrapy_robots_rep.core.fields import ALLOW, FIELDS, KNOWN_FIELDS, MEMBER_FIELDS, RULE_FIELDS, USER_AGENT
 from scrapy_robots_rep.core.groups import Group
-from scrapy_robots_rep.core.lines import (
-    ALLOW,
-    CONTENT_SIGNAL,
-    CONTENT_USAGE,
-    CRAWL_DELAY,
-    KNOWN_FIELDS,
-    LICENSE,
-    REQUEST_RATE,
-    SITEMAP,
-    USER_AGENT,
-    Directive,
-    canonical_field,
-    decode,
-    parse_line,
-    read_directives,
-)
-from scrapy_robots_rep.core.members import MEMBER_HANDLERS, RULE_FIELDS
+from scrapy_robots_rep.core.lines import Directive, canonical_field, decode, parse_line, read_directives
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.patterns import CompiledPattern, matches_wildcards
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
@@ -52,17 +32,7 @@ Entry = tuple[CompiledPattern, bool, int, str, str]
 """A ranked rule as lint reads it: ``(compiled pattern, allow, line number, line text, pattern as written)``."""
 
 # How the known fields are usually written, for messages and spelling hints.
-_WRITTEN = {
-    "user-agent": "User-agent",
-    "allow": "Allow",
-    "disallow": "Disallow",
-    "sitemap": "Sitemap",
-    "crawl-delay": "Crawl-delay",
-    "request-rate": "Request-rate",
-    "content-signal": "Content-Signal",
-    "content-usage": "Content-Usage",
-    "license": "License",
-}
+_WRITTEN = {name: row.written for name, row in FIELDS.items()}
 # Fields other crawlers define; this parser (like Google's) ignores them.
 _FOREIGN_FIELDS = {
     "host": "a Yandex extension",
@@ -72,7 +42,6 @@ _FOREIGN_FIELDS = {
 }
 _HTML = re.compile(r"<\s*(?:!doctype\s+html|html|head|body)[\s>]", re.IGNORECASE)
 _HTML_LOOKS_AT = 4096
-_SITEMAP_SCHEMES = ("http", "https")
 # Stands for a pattern's "*" when asking whether another pattern covers it:
 # normalised rfc9309 patterns percent-encode control characters, so it never occurs in one.
 _ANY_RUN = "\x00"
@@ -196,7 +165,7 @@ def numbered_groups(mode: MatchingMode, directives: list[Directive]) -> list[tup
         for number, field, value in directives
     ]
     result = []
-    for group in mode.group(numbered):
+    for group in mode.group(numbered, MEMBER_FIELDS):
         numbers = tuple(int(agent) for agent in group.agents)
         result.append((Group([values[number] for number in numbers], group.members), numbers))
     return result
@@ -274,71 +243,14 @@ def _unknown_field_message(key: str, mode: MatchingMode) -> str:
 
 
 def _value_warnings(directives: Iterable[Directive]) -> Iterable[LintWarning]:
-    """Values that are read as nothing: sitemaps, delays, signals, agent names."""
+    """Values that are read as nothing, or not as their author meant: each field's ``problem``."""
     for number, field, value in directives:
-        written = _WRITTEN.get(field)
-        if field == SITEMAP and not _is_absolute_http_url(value):
-            yield LintWarning(number, LintKind.BAD_SITEMAP, f"Sitemap must be an absolute http(s) URL, got {value!r}")
-        elif (field == CRAWL_DELAY and crawl_delay_seconds(value) is None) or (
-            field == REQUEST_RATE and request_rate_seconds(value) is None
-        ):
-            yield LintWarning(number, LintKind.BAD_VALUE, f"{written} value {value!r} cannot be read: ignored")
-        elif field == CONTENT_SIGNAL and not read_signals(value):
-            yield LintWarning(
-                number,
-                LintKind.BAD_VALUE,
-                f"Content-Signal value {value!r} has no 'purpose=yes|no' pair: ignored",
-            )
-        elif field == CONTENT_USAGE:
-            path, statement = read_usage_value(value)
-            if not statement.valid:
-                yield LintWarning(
-                    number,
-                    LintKind.BAD_VALUE,
-                    f"Content-Usage preference {statement.text!r} is not a structured-field dictionary of "
-                    "lower-case keys (e.g. 'train-ai=n, search=y'): every category is unknown for "
-                    + ("every path" if path is None else repr(path)),
-                )
-        elif field == LICENSE and not _is_absolute_url(value):
-            yield LintWarning(number, LintKind.BAD_LICENSE, f"License must be an absolute URL, got {value!r}")
-        elif field == USER_AGENT:
-            problem = _agent_value_problem(value)
-            if problem is not None:
-                yield LintWarning(number, LintKind.BAD_AGENT, problem)
-
-
-def _is_absolute_url(value: str) -> bool:
-    """An absolute URL (RSL licences may be served over any scheme with a host)."""
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return False
-    return bool(parts.scheme) and bool(parts.netloc) and " " not in value
-
-
-def _is_absolute_http_url(value: str) -> bool:
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return False
-    return parts.scheme.lower() in _SITEMAP_SCHEMES and bool(parts.hostname)
-
-
-def _agent_value_problem(value: str) -> str | None:
-    """Why a group's user-agent value is not a valid RFC 9309 product token, or None."""
-    if value == "*" or (value.startswith("*") and value[1:2].isspace()):
-        return None
-    if not value:
-        return "empty User-agent value: the group applies to no robot"
-    token = value_token(value)
-    if token == value.lower():
-        return None
-    if not token:
-        return (
-            f"{value!r} is not a product token (letters, '_' and '-' only): "
-            "rfc9309 matching reads it as '' and the group applies to no robot"
-        )
-    return f"{value!r} is not a product token (letters, '_' and '-' only): rfc9309 matching reads it as {token!r}"
+        row = FIELDS.get(field)
+        if row is None:
+            continue
+        problem = row.value_problem(value)
+        if problem is not None:
+            yield LintWarning(number, LintKind(row.bad_kind), problem)
 
 
 def _outside_group_warnings(
@@ -349,7 +261,7 @@ def _outside_group_warnings(
     seen_agent = False
     for number, field, _ in directives:
         seen_agent = seen_agent or field == USER_AGENT
-        if field not in MEMBER_HANDLERS or number in owned:
+        if field not in MEMBER_FIELDS or number in owned:
             continue
         written = _WRITTEN[field]
         if not seen_agent:

@@ -34,8 +34,8 @@ class MatchingMode:
     name: str
     lenient: bool
     """Lines are read as Google's parser reads them (misspelt fields, missing colons)."""
-    group: Callable[[list[Directive]], list[Group]]
-    """The file's directives as groups."""
+    group: Callable[[list[Directive], frozenset[str]], list[Group]]
+    """The file's directives as groups, given the fields kept as group members."""
     select: Callable[[list[Group], str], list[Group]]
     """The groups an agent (already reduced by ``agent_token``) obeys."""
     agent_token: Callable[[str], str]

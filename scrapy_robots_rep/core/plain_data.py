@@ -8,12 +8,14 @@ constructor's arguments), so it never needs ``AgentRules`` itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW, parse_line
+from scrapy_robots_rep.core.fields import ALLOW, CONTENT_SIGNAL, CONTENT_USAGE, DISALLOW, FIELDS
+from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 
 DumpedRule = tuple[bool, str, int, str]
@@ -21,7 +23,10 @@ DumpedRule = tuple[bool, str, int, str]
 
 FORMAT_VERSION = 3
 """Version 2 added ``content_signals`` and renamed ``verdict`` to ``fixed``; version 3 added
-``content_usage`` and ``licenses``."""
+``content_usage`` and ``licenses``. ``extensions`` (name -> values) is present only when the file
+was parsed with extension fields, so data without them is what earlier releases of version 3 wrote."""
+
+_EXTENSIONS = "extensions"
 
 # Line numbers are kept in 4-byte arrays.
 _LINE_LIMIT = 1 << 32
@@ -45,13 +50,14 @@ class AgentRulesFields:
     content_signal_lines: tuple[SourceLine, ...]
     content_usage_lines: tuple[SourceLine, ...]
     licenses: tuple[str, ...]
+    extensions: Mapping[str, tuple[str, ...]]
     fixed: bool | None
     reason: str | None
 
 
 def dump(fields: AgentRulesFields) -> dict[str, Any]:
     """``fields`` as JSON-safe plain data."""
-    return {
+    data: dict[str, Any] = {
         "v": FORMAT_VERSION,
         "matching": fields.matching,
         "group": list(fields.group),
@@ -64,6 +70,9 @@ def dump(fields: AgentRulesFields) -> dict[str, Any]:
         "reason": fields.reason,
         "rules": [list(rule) for rule in fields.rules],
     }
+    if fields.extensions:
+        data[_EXTENSIONS] = {name: list(values) for name, values in fields.extensions.items()}
+    return data
 
 
 def load(data: object) -> AgentRulesFields:
@@ -75,8 +84,11 @@ def load(data: object) -> AgentRulesFields:
             f"unsupported AgentRules data version {data.get('v')!r} (expected {FORMAT_VERSION}): "
             "data written by another release; fetch robots.txt again"
         )
-    if set(data) != _KEYS:
-        raise ValueError(f"AgentRules data must have exactly the keys {sorted(_KEYS)}, got {sorted(map(str, data))}")
+    if set(data) - {_EXTENSIONS} != _KEYS:
+        raise ValueError(
+            f"AgentRules data must have exactly the keys {sorted(_KEYS)} (and {_EXTENSIONS!r}), "
+            f"got {sorted(map(str, data))}"
+        )
     matching = data["matching"]
     mode = MATCHING_MODES.get(matching) if isinstance(matching, str) else None
     if mode is None:
@@ -96,9 +108,10 @@ def load(data: object) -> AgentRulesFields:
         rules=rules,
         crawl_delay=_read_delay(data["crawl_delay"]),
         sitemaps=_read_line_values(data["sitemaps"], "sitemaps"),
-        content_signal_lines=_read_signal_lines(data["content_signals"], mode.lenient),
-        content_usage_lines=_read_usage_lines(data["content_usage"], mode.lenient),
+        content_signal_lines=_read_field_lines(data, "content_signals", CONTENT_SIGNAL, mode.lenient),
+        content_usage_lines=_read_field_lines(data, "content_usage", CONTENT_USAGE, mode.lenient),
         licenses=_read_line_values(data["licenses"], "licenses"),
+        extensions=_read_extensions(data.get(_EXTENSIONS, {})),
         fixed=fixed,
         reason=reason,
     )
@@ -116,6 +129,13 @@ def _read_line_values(value: object, key: str) -> tuple[str, ...]:
     if not all(values) or any("\n" in item or "\r" in item for item in values):
         raise ValueError(f"each of {key!r} must be a non-empty string without line breaks")
     return values
+
+
+def _read_extensions(value: object) -> Mapping[str, tuple[str, ...]]:
+    """Extension field name (lower-case) -> its values, each one non-empty line value."""
+    if not isinstance(value, dict) or not all(isinstance(name, str) and name == name.lower() for name in value):
+        raise ValueError(f"{_EXTENSIONS!r} must map lower-case field names to lists of strings")
+    return MappingProxyType({name: _read_line_values(values, name) for name, values in value.items()})
 
 
 def _read_delay(value: object) -> float | None:
@@ -160,37 +180,22 @@ def _read_rules(value: object, lenient: bool) -> tuple[DumpedRule, ...]:
     return tuple(rules)
 
 
-def _read_signal_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
+def _read_field_lines(data: dict[str, Any], key: str, name: str, lenient: bool) -> tuple[SourceLine, ...]:
+    """The lines of the ``Kept.LINES`` field ``name`` (``data[key]``), each one the parser keeps."""
+    value = data[key]
     if not isinstance(value, list):
-        raise ValueError("'content_signals' must be a list")
+        raise ValueError(f"{key!r} must be a list")
+    row = FIELDS[name]
     lines = []
     for item in value:
         if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
             raise ValueError(
-                f"each of 'content_signals' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
+                f"each of {key!r} must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
             )
         line, text = item
         _check_one_line(text)
         parsed = parse_line(text, lenient)
-        if parsed is None or parsed[0] != CONTENT_SIGNAL or not read_signals(parsed[1]):
-            raise ValueError(f"line text {text!r} is not a Content-Signal line that sets a signal")
-        lines.append(SourceLine(line, text))
-    return tuple(lines)
-
-
-def _read_usage_lines(value: object, lenient: bool) -> tuple[SourceLine, ...]:
-    if not isinstance(value, list):
-        raise ValueError("'content_usage' must be a list")
-    lines = []
-    for item in value:
-        if not isinstance(item, list) or len(item) != 2 or not _is_line_number(item[0]) or not isinstance(item[1], str):
-            raise ValueError(
-                f"each of 'content_usage' must be [line: int from 1 to {_LINE_LIMIT - 1}, text: str], got {item!r}"
-            )
-        line, text = item
-        _check_one_line(text)
-        parsed = parse_line(text, lenient)
-        if parsed is None or parsed[0] != CONTENT_USAGE:
-            raise ValueError(f"line text {text!r} is not a Content-Usage line")
+        if parsed is None or parsed[0] != name or row.read(parsed[1]) is None:
+            raise ValueError(f"line text {text!r} is not a {row.written} line the parser keeps")
         lines.append(SourceLine(line, text))
     return tuple(lines)

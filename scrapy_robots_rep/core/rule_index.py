@@ -37,7 +37,8 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scrapy_robots_rep.core.lines import ALLOW, DISALLOW, parse_line
+from scrapy_robots_rep.core.fields import ALLOW, FIELDS, RULE_FIELDS, RULE_WORDS
+from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.paths import needs_normalising, normalise_legacy, normalise_rfc9309
 from scrapy_robots_rep.core.patterns import CompiledPattern, WildcardPattern, compile_pattern, matches_wildcards
 
@@ -91,8 +92,15 @@ allow stage (every allow entry) decides."""
 # its value (to be stripped); any other line gives its text as the fourth group.
 _RULE_LINE = re.compile(r"^(?:[ \t]*(?ai:(dis)?(allow))[ \t]*:[ \t]*([^#\n]*)|([^\n]*))", re.MULTILINE)
 # Every spelling of the fields lenient reading accepts holds one of these (lower-case).
-_MAY_BE_RULE = re.compile("allow|alow|sllow|allaw").search
-_RULE_FIELDS = (ALLOW, DISALLOW)
+_MAY_BE_RULE = re.compile("|".join(map(re.escape, RULE_WORDS))).search
+# The words of the misspellings that hold no rule field's name (``disalow``, ``disallaw``...):
+# a line holding one of them is not counted among the "allow" lines of the plain form.
+_ODD_RULE_WORDS = tuple(
+    word
+    for word in RULE_WORDS
+    if not any(name in word for name in RULE_FIELDS)
+    and any(word in misspelling for name in RULE_FIELDS for misspelling in FIELDS[name].misspellings)
+)
 
 # Below this many entries, buckets cost more memory than they save time.
 INDEXED_FROM = 8
@@ -187,7 +195,7 @@ def read_rules(source: str, lenient: bool) -> list[RuleRow]:
             append((not dis, value.strip(), source_index))
         elif other and _MAY_BE_RULE(other.lower()) is not None:
             parsed = parse_line(other, lenient)
-            if parsed is not None and parsed[0] in _RULE_FIELDS:
+            if parsed is not None and parsed[0] in RULE_FIELDS:
                 append((parsed[0] == ALLOW, parsed[1], source_index))
     return rows
 
@@ -243,9 +251,12 @@ class LongestMatch:
         "_ranked",
         "_source",
         "_starts",
+        "asked",
     )
 
     def __init__(self, source: str, lenient: bool) -> None:
+        self.asked = 0
+        """Decisions made by this table (``agent_rules``: an origin asked more has its rules compiled)."""
         self._source = source
         self._ranked: list[Entry] | None = None
         values = plain_values(source)
@@ -266,8 +277,11 @@ class LongestMatch:
         # What a path that some disallow pattern matches starts with; or, for a pattern whose
         # literal start is "/" (or shorter), holds.
         wildcards = self._disallow_wildcards
-        self._starts = (*disallow_plain, *(wildcard[2][1] for wildcard in wildcards if len(wildcard[2][1]) > 1))
-        self._lasts = tuple(wildcard[1] for wildcard in wildcards if len(wildcard[2][1]) < 2)
+        self._starts = (
+            *disallow_plain,
+            *(start for start in (_literal_start(wildcard[2]) for wildcard in wildcards) if len(start) > 1),
+        )
+        self._lasts = tuple(wildcard[1] for wildcard in wildcards if len(_literal_start(wildcard[2])) < 2)
 
     def allows(self, path: str) -> bool:
         """Whether ``path`` (normalised) is allowed: no rule matches, or the longest match allows."""
@@ -322,9 +336,11 @@ class FirstMatch:
     URL path are its first characters, one per length a path has, each looked
     up once; the first in file order of those found decides."""
 
-    __slots__ = ("_entries", "_lengths", "_prefixes")
+    __slots__ = ("_entries", "_lengths", "_prefixes", "asked")
 
     def __init__(self, source: str, lenient: bool) -> None:
+        self.asked = 0
+        """Decisions made by this table."""
         entries = rank_legacy(read_rules(source, lenient))
         prefixes: dict[CompiledPattern, Entry] = {}
         for entry in entries:
@@ -372,9 +388,9 @@ def plain_values(source: str) -> tuple[list[str], list[str]] | None:
 
     Plain form: every rule line starts with ``Disallow:``, ``disallow:``,
     ``Allow:`` or ``allow:`` (no space before), and no other line holds
-    ``allow``, nor ``low`` or ``allaw`` (the misspellings lenient reading
-    accepts: ``disalow``, ``diasllow``, ``disallaw``...). Then these lines are
-    the ones ``parse_line`` reads as rules, and the values are theirs."""
+    ``allow``, nor a word of the misspellings lenient reading accepts that
+    do not hold it (``disalow``, ``diasllow``, ``disallaw``...: ``_ODD_RULE_WORDS``).
+    Then these lines are the ones ``parse_line`` reads as rules, and the values are theirs."""
     low = source.lower()
     fields = low.count("allow")
     disallow = _DISALLOW_VALUES(source)
@@ -382,8 +398,7 @@ def plain_values(source: str) -> tuple[list[str], list[str]] | None:
     if (
         len(disallow) + len(allow) != fields
         or len(disallow) != low.count("\ndisallow:") + low.startswith("disallow:")
-        or low.count("low") != fields
-        or "allaw" in low
+        or any(word in low for word in _ODD_RULE_WORDS)
     ):
         return None
     return disallow, allow

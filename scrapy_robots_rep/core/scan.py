@@ -15,48 +15,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scrapy_robots_rep.core.content_signals import read_signals
-from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
+from scrapy_robots_rep.core.fields import FIELDS, GROUP_EXTRAS, RULE_FIELDS, RULE_WORDS, USER_AGENT, Field, Kept
 from scrapy_robots_rep.core.groups import chosen_rfc9309, global_groups
-from scrapy_robots_rep.core.lines import (
-    BLANK_LINE,
-    CONTENT_SIGNAL,
-    CONTENT_USAGE,
-    CRAWL_DELAY,
-    LICENSE,
-    REQUEST_RATE,
-    SITEMAP,
-    USER_AGENT,
-    parse_line,
-)
-from scrapy_robots_rep.core.members import RULE_FIELDS
+from scrapy_robots_rep.core.lines import BLANK_LINE, parse_line
+from scrapy_robots_rep.core.members import MemberValues
 
 # A word every spelling of the field's name holds (lenient reading included:
-# ``useragent``, ``user agent``, ``dissalow``, ``site-map``...), lower-case.
-_AGENT_WORDS = ("agent",)
-_SITEMAP_WORDS = ("sitemap", "site-map")
-_EXTRA_WORDS = ("crawl-delay", "request-rate", "content-signal", "content-usage")
-_LICENSE_WORDS = ("license",)
-_RULE_WORDS = ("allow", "alow", "sllow", "allaw")
+# ``useragent``, ``user agent``, ``dissalow``, ``site-map``...), lower-case: ``Field.words``.
+_AGENT_WORDS = FIELDS[USER_AGENT].words
+_RULE_WORDS = RULE_WORDS
+_EXTRA_WORDS = tuple(word for row in GROUP_EXTRAS for word in row.words)
 # How rule lines usually start (lower-cased): such a line is a rule line.
-_USUAL_RULE_STARTS = ("disallow:", "allow:")
+_USUAL_RULE_STARTS = tuple(name + ":" for name in sorted(RULE_FIELDS, reverse=True))
 
 FieldLine = tuple[int, int, str]
 """``(start, end, value)`` of a line in the text."""
 
 
 @dataclass(slots=True)
-class AgentSource:
-    """The chosen groups of one agent, as found in the file."""
+class AgentSource(MemberValues):
+    """The chosen groups of one agent, as found in the file, and what their members other than rules say."""
 
     agents: list[str] = field(default_factory=list)
     """The user-agent values of the chosen groups, in file order."""
     spans: list[tuple[int, str]] = field(default_factory=list)
     """``(number of its first line, text)`` of each chosen group, in file order."""
-    delays: list[float] = field(default_factory=list)
-    signal_lines: list[SourceLine] = field(default_factory=list)
-    usage_lines: list[SourceLine] = field(default_factory=list)
 
 
 class _Numbering:
@@ -116,18 +99,14 @@ def field_lines(
     return sorted(set(lines)) if len(words) > 1 else lines
 
 
-def sitemaps(text: str, low: str, lenient: bool) -> list[str]:
-    """The file's ``Sitemap:`` values, in order."""
-    return [value for _, _, value in field_lines(text, low, _SITEMAP_WORDS, SITEMAP, lenient, 0, len(low)) if value]
+def file_values(text: str, low: str, row: Field, lenient: bool) -> list[str]:
+    """The file's non-empty values of the field ``row`` (``Sitemap:``, ``License:``...), in order."""
+    return [value for _, _, value in field_lines(text, low, row.words, row.name, lenient, 0, len(low)) if value]
 
 
-def licenses(text: str, low: str, lenient: bool) -> list[str]:
-    """The file's ``License:`` values, in order."""
-    return [value for _, _, value in field_lines(text, low, _LICENSE_WORDS, LICENSE, lenient, 0, len(low)) if value]
-
-
-def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
-    """The groups ``token`` (an agent token) obeys in ``text`` (``low`` lower-cased)."""
+def scan_rfc9309(text: str, low: str, token: str, extras: tuple[Field, ...] = GROUP_EXTRAS) -> AgentSource:
+    """The groups ``token`` (an agent token) obeys in ``text`` (``low`` lower-cased); ``extras``
+    are the group members other than rules to read (delays, lines, values)."""
     # Per group: where it starts, where the run of user-agent lines that opens it ends, its values.
     starts: list[int] = []
     leads: list[int] = []
@@ -160,14 +139,15 @@ def scan_rfc9309(text: str, low: str, token: str) -> AgentSource:
         else:
             spans.append([start, end, leads[position]])
     numbering = _Numbering(text)
+    words = _EXTRA_WORDS if extras is GROUP_EXTRAS else tuple(word for row in extras for word in row.words)
     for start, end, lead in spans:
         # Keep the lines from the one after the opening user-agent lines to the last directive.
         kept_start = min(lead + 1, end)
         first_line = numbering.at(kept_start)
         source.spans.append((first_line, text[kept_start : _last_directive_end(text, low, kept_start, end)]))
-        for word in _EXTRA_WORDS:
+        for word in words:
             if low.find(word, start, end) >= 0:
-                _read_extras(text, low, kept_start, end, numbering, source)
+                _read_extras(text, low, kept_start, end, numbering, source, extras)
                 break
     return source
 
@@ -205,15 +185,12 @@ def _holds_rule(text: str, low: str, start: int, end: int) -> bool:
     return False
 
 
-def _read_extras(text: str, low: str, start: int, end: int, numbering: _Numbering, source: AgentSource) -> None:
-    """The delays, content signals and Content-Usage rules of the group within ``[start, end)``."""
-    for name, seconds in ((CRAWL_DELAY, crawl_delay_seconds), (REQUEST_RATE, request_rate_seconds)):
-        for _, _, value in field_lines(text, low, (name,), name, True, start, end):
-            delay = seconds(value)
-            if delay is not None:
-                source.delays.append(delay)
-    for line_start, line_end, value in field_lines(text, low, (CONTENT_SIGNAL,), CONTENT_SIGNAL, True, start, end):
-        if read_signals(value):
-            source.signal_lines.append(SourceLine(numbering.at(line_start), text[line_start:line_end]))
-    for line_start, line_end, _ in field_lines(text, low, (CONTENT_USAGE,), CONTENT_USAGE, True, start, end):
-        source.usage_lines.append(SourceLine(numbering.at(line_start), text[line_start:line_end]))
+def _read_extras(
+    text: str, low: str, start: int, end: int, numbering: _Numbering, source: AgentSource, extras: tuple[Field, ...]
+) -> None:
+    """What the members ``extras`` of the group within ``[start, end)`` say (delays, lines, values)."""
+    for row in extras:
+        numbered = row.kept is Kept.LINES
+        for line_start, line_end, value in field_lines(text, low, row.words, row.name, True, start, end):
+            # Only kept lines need their number: counting lines costs a pass over the text.
+            source.add(row, numbering.at(line_start) if numbered else 0, value, text[line_start:line_end])

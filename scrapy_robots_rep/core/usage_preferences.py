@@ -40,6 +40,7 @@ PURPOSE_NAMES: Mapping[str, str] = MappingProxyType({**{purpose: purpose for pur
 """Every accepted name of a purpose (both vocabularies') -> the purpose."""
 
 _ANSWERS = {"y": True, "n": False}
+_PATH_END = re.compile(r"[ \t]")
 _NO_PREFERENCES: Mapping[str, bool] = MappingProxyType({})
 
 
@@ -172,3 +173,13 @@ def read_header(value: str) -> UsageStatement:
             written = http_sf.ser(member_alone)
             values[key] = written[len(key) + 1 :] or "?1"
     return UsageStatement(text, MappingProxyType(values), valid=True)
+
+
+def read_usage_value(value: str) -> tuple[str | None, UsageStatement]:
+    """A ``Content-Usage`` value as its path (None when absent) and its statement."""
+    if not value.startswith("/"):
+        return None, read_statement(value)
+    path_end = _PATH_END.search(value)
+    if path_end is None:
+        return value, read_statement("")
+    return value[: path_end.start()], read_statement(value[path_end.start() :])

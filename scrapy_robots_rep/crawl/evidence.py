@@ -68,7 +68,14 @@ class Evidence(OutcomeSink):
         }
         audit = settings.audit
         self.trail = (
-            AuditTrail(audit.directory, compress=audit.compress, warc=audit.warc, common=self._constant)
+            AuditTrail(
+                audit.directory,
+                compress=audit.compress,
+                warc=audit.warc,
+                common=self._constant,
+                version=_version(),
+                signing_key=audit.signing_key,
+            )
             if audit.directory is not None
             else None
         )
@@ -205,9 +212,19 @@ class Evidence(OutcomeSink):
             logger.info(
                 "Audit trail (REP_AUDIT_DIR) written to %(directory)s; ask about a URL with: "
                 "scrapy-robots audit %(directory)s URL",
-                {"directory": trail.directory},
+                {"directory": trail.directory.resolve()},  # absolute: the command works from any folder
                 extra={"spider": self._crawler.spider},
             )
+
+
+def _version() -> str:
+    """The plugin's version as installed (``unknown`` when run from an uninstalled source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scrapy-robots-rep")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 _NOTHING_SAID: dict[str, Any] = {

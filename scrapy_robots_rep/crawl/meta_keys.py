@@ -37,6 +37,15 @@ RELEASED = "rep_released"
 FLEET_SLOT = "rep_fleet_slot"
 """A request holding its origin's fleet-wide download slot: the slot's token."""
 
+REFILTERED = "rep_refiltered"
+"""Marks a request that goes into the scheduler again with ``dont_filter`` set only so that the
+dupefilter, which saw it once, lets it through: it gets ``dont_filter = False`` back when the
+scheduler hands it out, so that what it leads to (a redirect, say) is filtered as usual."""
+
+PARK_ID = "rep_park_id"
+"""A request parked in the shared scheduler's Redis: its park id (it makes each parked entry
+unique, and a park run again after a lost reply a no-op)."""
+
 META_KEYS: dict[str, str] = {
     DONT_OBEY: "Scrapy's: set it true and the request, and what its page yields, is neither checked nor dropped",
     PAGE_DIRECTIVES: "on each response: its `PageDirectives` (what the page's robots meta tags and "
@@ -49,5 +58,8 @@ META_KEYS: dict[str, str] = {
     SCHEDULED: "on requests the scheduler handed out",
     RELEASED: "on parked requests given back to the engine, until they are decided",
     FLEET_SLOT: "with `RedisStore`: the token of the fleet-wide download slot a request holds",
+    REFILTERED: "on a request sent through the dupefilter once more (parked, or waiting for robots.txt): "
+    "its own `dont_filter` is false, and comes back when the scheduler hands it out",
+    PARK_ID: "with scrapy-redis: the park id of a request parked in the scheduler's Redis",
 }
 """Every meta key, with what it holds, in the order ``docs/operating.md`` lists them."""

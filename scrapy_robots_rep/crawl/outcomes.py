@@ -342,13 +342,16 @@ class Outcomes:
     def allowed(self, request: Request, origin: str, record: CacheRecord) -> None:
         self._request_ended(RequestEnded(RequestOutcome.ALLOWED, request, origin, record=record))
 
-    def deferred(self, request: Request, origin: str, parked: bool) -> None:
-        """``request`` waits for its origin's robots.txt (``parked``: outside the scheduler)."""
+    def deferred(self, request: Request, origin: str) -> None:
+        """``request`` waits for its origin's robots.txt."""
         self._request_ended(RequestEnded(RequestOutcome.DEFERRED, request, origin))
-        self.accounting.of(origin).parked += parked
+
+    def held_here(self, origin: str) -> None:
+        """A deferred request is parked in this process's memory, until :meth:`released`."""
+        self.accounting.of(origin).parked += 1
 
     def released(self, origin: str) -> None:
-        """A parked request went back to the engine (or was saved at close)."""
+        """A request parked in this process's memory went back to the engine (or was saved at close)."""
         self.accounting.of(origin).parked -= 1
 
     def raise_disallowed(self, request: Request, origin: str, decision: Decision, record: CacheRecord) -> NoReturn:

@@ -116,3 +116,13 @@ def no_server_answered(error: BaseException) -> bool:
 
 NO_SERVER_SCRAPY_ERRORS = ("DownloadConnectionRefusedError", "CannotResolveHostError")
 """Scrapy's own exceptions (2.15 on) that :func:`no_server_answered` recognises."""
+
+
+def wake_engine(engine: ExecutionEngine | None) -> None:
+    """Have the engine ask its scheduler for requests now, not at its next 5-second heartbeat (as
+    ``engine.crawl`` does after enqueueing; Scrapy has no public call for a shared queue filled
+    from outside). Nothing while the spider is not open."""
+    slot = getattr(engine, "_slot", None)
+    nextcall = getattr(slot, "nextcall", None)
+    if nextcall is not None:
+        nextcall.schedule()

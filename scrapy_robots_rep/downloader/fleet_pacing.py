@@ -10,6 +10,12 @@ never closer than the delay (``docs/stores.md``). Origins without a delay never 
 Within a process the origin's requests take turns for the slot, so only one of them talks to
 the store at a time. While the store cannot tell (Redis away), each process keeps the delay
 alone, with one warning.
+
+A request that holds the slot but never reaches this process's downloader (a later middleware
+answered it, dropped it, or returned another request in its place, which may be crawled by
+another process of the fleet) frees it at once, with no delay since nothing was sent; one whose
+end this process never sees gives it up when its lease ends, so no origin waits forever and
+closing waits on none.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ class _Held:
     origin: str
     delay: float
     turn: asyncio.Lock
+    expiry: asyncio.TimerHandle
 
 
 class FleetPacing:
@@ -93,30 +100,48 @@ class FleetPacing:
             raise
         outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS)
         request.meta[PACED] = token
-        self._held[token] = _Held(origin, delay, turn)
+        expiry = asyncio.get_running_loop().call_later(lease, self._give_up, token)
+        self._held[token] = _Held(origin, delay, turn, expiry)
 
     def done(self, request: Request) -> None:
-        """``request`` ended without reaching the downloader (a later middleware answered it or
-        returned another request in its place): free its slot."""
-        self._free(request)
+        """``request`` (or a copy of it) ended without reaching this process's downloader: a later
+        middleware answered it, dropped it, or returned another request in its place (the copy
+        comes back here or goes to the scheduler): free its slot, with no delay (nothing was sent)."""
+        self._free(request, downloaded=False)
+
+    def close(self) -> None:
+        """At close: stop holding every slot (the store's leases end by themselves)."""
+        for token in list(self._held):
+            self._give_up(token)
 
     def _on_request_left(self, request: Request, **kwargs: Any) -> None:
-        self._free(request)
+        self._free(request, downloaded=True)
 
-    def _free(self, request: Request) -> None:
+    def _free(self, request: Request, downloaded: bool) -> None:
         token = request.meta.pop(PACED, None)
         held = self._held.pop(token, None) if token is not None else None
         if held is not None:
-            freeing = asyncio.ensure_future(self._free_slot(token, held))
+            held.expiry.cancel()
+            freeing = asyncio.ensure_future(self._free_slot(token, held, held.delay if downloaded else 0.0))
             self._freeing.add(freeing)
             freeing.add_done_callback(self._freeing.discard)
 
-    async def _free_slot(self, token: str, held: _Held) -> None:
+    async def _free_slot(self, token: str, held: _Held, delay: float) -> None:
         try:
-            await self._store.free_slot(held.origin, token, held.delay)
-            self._not_before[held.origin] = asyncio.get_running_loop().time() + held.delay
+            await self._store.free_slot(held.origin, token, delay)
+            self._not_before[held.origin] = asyncio.get_running_loop().time() + delay
         finally:
             held.turn.release()
+
+    def _give_up(self, token: str) -> None:
+        """The slot's lease ended and its request never came back (or the spider closes): the
+        origin's next request here may ask the store again, which frees the slot at the same time."""
+        held = self._held.pop(token, None)
+        if held is None:
+            return
+        held.expiry.cancel()
+        self._outcomes.count(Stat.CRAWL_DELAY_FLEET_SLOTS_GIVEN_UP)
+        held.turn.release()
 
     def _warn_once(self, origin: str) -> None:
         if self._warned:

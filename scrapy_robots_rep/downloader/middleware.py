@@ -48,7 +48,7 @@ from scrapy_robots_rep.downloader.deciding import RequestDecider
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
 from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
-from scrapy_robots_rep.downloader.parking import Parking, shared_parking
+from scrapy_robots_rep.downloader.parking import Parking, past_the_dupefilter, shared_parking
 from scrapy_robots_rep.downloader.report import CrawlReporter
 from scrapy_robots_rep.downloader.saved import SavedRequests
 from scrapy_robots_rep.downloader.scheduling import ParkingGate, checked_origin, hook_scheduler
@@ -142,7 +142,9 @@ class RobotsMiddleware:
             self.outcomes.raise_dropped(request, origin, self.origins.drop_reason(origin, request.url))
         full = self.parking.full
         if request.meta.get(SCHEDULED) and not full:
-            again = request.replace(dont_filter=True)
+            again = past_the_dupefilter(request)
+            if again is request:
+                again = request.replace()
             del again.meta[SCHEDULED]
             return again
         return self._decide_when_obtained(request, origin, beside=not full)
@@ -172,7 +174,7 @@ class RobotsMiddleware:
         """A request that bypassed the scheduler cannot be parked: it waits here, until its origin's
         rules are obtained or it is dropped; not counted against ``CONCURRENT_REQUESTS`` (``beside``)
         unless this process already holds ``REP_MAX_PARKED`` waiting requests."""
-        self.outcomes.deferred(request, origin, parked=False)
+        self.outcomes.deferred(request, origin)
         self.parking.waiters += 1
         try:
             with beside_pages(self._crawler) if beside else contextlib.nullcontext():
@@ -188,10 +190,10 @@ class RobotsMiddleware:
             await paced
 
     def _on_spider_opened(self, spider: Spider) -> None:
-        gate = ParkingGate(self.origins, self.outcomes, self._settings.exempt_domains)
+        gate = ParkingGate(self.origins, self.outcomes, self._settings.exempt_domains, self._fleet)
         hook_scheduler(self._crawler, gate.parks)
         self._reporter.start()
-        shared = shared_parking(self._crawler, self.outcomes, self._settings.redis_lock_timeout)
+        shared = shared_parking(self._crawler, self.outcomes, self._settings)
         if shared is not None:
             self.parking.shared = shared
             shared.start()
@@ -207,10 +209,9 @@ class RobotsMiddleware:
 
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
-        shared = self.parking.shared
-        if shared is not None:
-            shared.stop()
-            shared.give_back_all()
+        if self._fleet is not None:
+            self._fleet.close()
+        self.parking.stop_sharing()
         waiting = self.parking.by_origin()
         requests = []
         for origin, request in self.parking.take_all():
@@ -255,7 +256,7 @@ def build_parts(crawler: Crawler) -> RobotsParts:
         with contextlib.suppress(RobotsUnreachable):
             outcomes.raise_dropped(request, origin, origins.drop_reason(origin, request.url))
 
-    parking = Parking(crawler, released, dropped, settings.max_parked)
+    parking = Parking(crawler, outcomes, released, dropped, settings.max_parked)
     origins = Origins(crawler, outcomes, settings, RobotsFetcher(crawler, outcomes, settings), parking, store)
     delays = SlotDelays(crawler, outcomes, settings.crawl_delay_max) if settings.crawl_delay else None
     paces = store is not None and store.shares_slots and delays is not None
@@ -267,6 +268,13 @@ def build_parts(crawler: Crawler) -> RobotsParts:
         delays=delays,
         fleet=FleetPacing(crawler, outcomes, store) if paces and store is not None else None,
         saved=SavedRequests(crawler),
-        reporter=CrawlReporter(crawler, outcomes, origins, delays, settings.report),
+        reporter=CrawlReporter(
+            crawler,
+            outcomes,
+            origins,
+            delays,
+            settings.report,
+            parts.evidence.trail if parts.evidence is not None else None,
+        ),
         decider=RequestDecider(outcomes, delays, settings.purposes),
     )

@@ -14,6 +14,7 @@ so that no process takes them with it when it dies. Either way a process holds a
 
 from __future__ import annotations
 
+import enum
 import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from scrapy_robots_rep.crawl.meta_keys import REFILTERED
 from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
 
 if TYPE_CHECKING:
@@ -30,9 +32,28 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.crawl.outcomes import Outcomes
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
+    from scrapy_robots_rep.policy.settings import RepSettings
 
 RELEASED_PER_DOWNLOAD = 2
 """Ready requests given back to the engine each time a download ends."""
+
+
+def past_the_dupefilter(request: Request) -> Request:
+    """``request`` set to pass the dupefilter once more, its own ``dont_filter`` kept (:data:`REFILTERED`)."""
+    if request.dont_filter:
+        return request
+    again = request.replace(dont_filter=True)
+    again.meta[REFILTERED] = True
+    return again
+
+
+class Parked(enum.Enum):
+    """Where :meth:`Parking.park` left a request."""
+
+    HERE = "in this process's memory, released past the dupefilter (without a shared scheduler, or Redis refused it)"
+    IN_REDIS = "parked in the shared scheduler's Redis (or, the reply lost, being settled with Redis)"
+    QUEUED = "the origin's parked requests in Redis reached the bound: it went into the shared queue"
+    DUPLICATE = "the shared scheduler's dupefilter dropped it"
 
 
 class Parking:
@@ -41,16 +62,17 @@ class Parking:
     def __init__(
         self,
         crawler: Crawler,
+        outcomes: Outcomes,
         on_release: Callable[[str, Request], None],
         on_drop: Callable[[str, Request], None],
         max_parked: int,
     ) -> None:
         self._crawler = crawler
+        self._outcomes = outcomes
         self._on_release = on_release
         self._on_drop = on_drop
         self._max_parked = max_parked
-        self.shared: SharedParking | None = None
-        """Where requests are parked with a shared scheduler; set when the spider opens."""
+        self._shared: SharedParking | None = None
         self.waiters = 0
         """Requests that bypassed the scheduler and wait for robots.txt in the downloader."""
         self._count = 0
@@ -61,27 +83,55 @@ class Parking:
         self._pacing = False
         crawler.signals.connect(self._on_scheduler_empty, signals.scheduler_empty)
 
-    def park(self, origin: str, request: Request) -> None:
-        if self.shared is not None and self.shared.park(origin, request):
-            return
+    @property
+    def shared(self) -> SharedParking | None:
+        """Where requests are parked with a shared scheduler; set when the spider opens."""
+        return self._shared
+
+    @shared.setter
+    def shared(self, shared: SharedParking) -> None:
+        self._shared = shared
+        shared.keep_here = self._keep_refused
+
+    def park(self, origin: str, request: Request) -> Parked:
+        """Park ``request`` until ``origin``'s rules are obtained: in the shared scheduler's Redis, else here."""
+        if self._shared is not None:
+            parked = self._shared.park(origin, request)
+            if parked is not Parked.HERE:
+                return parked
+            # The dupefilter may have seen it: it goes back past it, once.
+            request = past_the_dupefilter(request)
+        self._keep(origin, request)
+        return Parked.HERE
+
+    def _keep(self, origin: str, request: Request) -> None:
         self._parked[origin].append(request)
         self._count += 1
+        self._outcomes.held_here(origin)
+
+    def _keep_refused(self, origin: str, request: Request, released: bool) -> None:
+        """A request whose park Redis refused once its lost reply was asked about again: kept here."""
+        self._keep(origin, request)
+        if released:
+            self.release(origin)
 
     @property
     def full(self) -> bool:
         """Whether this process holds ``REP_MAX_PARKED`` waiting requests (parked or waiting in the downloader)."""
-        shared = sum(self.shared.held.values()) if self.shared is not None else 0
-        return self._count + shared + self.waiters >= self._max_parked
+        shared = self._shared
+        in_redis = sum(shared.held.values()) + len(shared.unsettled) if shared is not None else 0
+        return self._count + in_redis + self.waiters >= self._max_parked
 
     def release(self, origin: str, obtained: bool = True) -> None:
         """Make ``origin``'s parked requests ready and start giving them back; with a shared
         scheduler, move them (whoever parked them) into its queue. Without rules
         (``obtained`` False: the deferral cycle failed) a shared scheduler's are dropped here."""
-        if self.shared is not None:
+        shared = self._shared
+        if shared is not None:
             if obtained:
-                self.shared.release(origin)
+                shared.release(origin)
             else:
-                for request in self.shared.take(origin):
+                for request in shared.take(origin):
                     self._on_drop(origin, request)
         requests = self._parked.pop(origin, None)
         if not requests:
@@ -93,14 +143,21 @@ class Parking:
     @property
     def waiting(self) -> bool:
         """Whether any request is parked (here or, by this process, in Redis) or ready."""
-        return bool(self._ready) or any(self._parked.values()) or bool(self.shared is not None and self.shared.held)
+        shared = self._shared
+        return (
+            bool(self._ready)
+            or any(self._parked.values())
+            or bool(shared is not None and (shared.held or shared.unsettled))
+        )
 
     def by_origin(self) -> dict[str, int]:
         """Parked and ready requests per origin."""
         counts = {origin: len(requests) for origin, requests in self._parked.items() if requests}
-        if self.shared is not None:
-            for origin, number in self.shared.held.items():
+        if self._shared is not None:
+            for origin, number in self._shared.held.items():
                 counts[origin] = counts.get(origin, 0) + number
+            for park in self._shared.unsettled:
+                counts[park.origin] = counts.get(park.origin, 0) + 1
         for *_, origin, _ in self._ready:
             counts[origin] = counts.get(origin, 0) + 1
         return counts
@@ -116,6 +173,13 @@ class Parking:
                 yield origin, request
         for *_, origin, request in sorted(ready):
             yield origin, request
+
+    def stop_sharing(self) -> None:
+        """At close, with a shared scheduler: the requests this process parked in Redis go back to its
+        queue, or, when the queue does not persist (it was just flushed), come here to be taken out."""
+        if self._shared is not None:
+            for origin, request in self._shared.close():
+                self._keep(origin, request)
 
     def give_back(self, budget: int | None = None) -> None:
         """Give up to ``budget`` ready requests (default: one batch) back to the engine, best first."""
@@ -150,10 +214,13 @@ class Parking:
             self.give_back()
 
 
-def shared_parking(crawler: Crawler, outcomes: Outcomes, lease: float) -> SharedParking | None:
-    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client)."""
+def shared_parking(crawler: Crawler, outcomes: Outcomes, settings: RepSettings) -> SharedParking | None:
+    """Parking in Redis when the scheduler is scrapy-redis's (imported only then: it needs the redis client),
+    under a lease of ``REP_REDIS_LOCK_TIMEOUT``, keys living ``REP_DEFER_MAX_TIME`` past their last renewal,
+    at most ``REP_MAX_PARKED`` requests per origin."""
     if getattr(engine_scheduler(crawler.engine), "server", None) is None:
         return None
     from scrapy_robots_rep.downloader.shared_parking import SharedParking
 
-    return SharedParking.of(crawler, outcomes, lease)
+    lease, lifetime = settings.redis_lock_timeout, settings.defer_max_time
+    return SharedParking.of(crawler, outcomes, lease, lifetime, settings.max_parked)

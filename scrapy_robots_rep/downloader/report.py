@@ -3,7 +3,8 @@
 While requests wait for robots.txt, one INFO line at each ``LOGSTATS_INTERVAL`` says how
 many origins and requests wait, when the next attempt is and when they will be dropped. At
 the end, a short per-origin summary goes to the log and, with ``REP_REPORT``, the whole
-report to a JSON file (``docs/behaviour.md`` §11).
+report to a JSON file (``docs/behaviour.md`` §11), or, when its name ends in ``.html``, the audit
+trail's HTML report (``docs/evidence.md``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep import signals
+from scrapy_robots_rep.audit.html import write_html
+from scrapy_robots_rep.audit.report import read_report
+from scrapy_robots_rep.audit.times import any_rfc3339
+from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
@@ -26,11 +31,15 @@ from scrapy_robots_rep.policy.stat_names import Stat
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.audit import AuditTrail
     from scrapy_robots_rep.downloader.fetch_tasks import Origins
     from scrapy_robots_rep.downloader.slot_delays import SlotDelays
     from scrapy_robots_rep.policy.record_cache import CacheRecord
 
 logger = logging.getLogger("scrapy_robots_rep")
+
+HTML_SUFFIXES = (".html", ".htm")
+"""A ``REP_REPORT`` ending so is the audit trail's HTML report; any other name, the JSON report."""
 
 WORKER = "{worker}"
 """Replaced in ``REP_REPORT`` by :func:`worker_name`, so that a fleet's reports do not overwrite each other."""
@@ -51,6 +60,7 @@ class CrawlReporter:
         origins: Origins,
         delays: SlotDelays | None,
         path: str | None,
+        trail: AuditTrail | None = None,
     ) -> None:
         self._crawler = crawler
         self._outcomes = outcomes
@@ -58,8 +68,12 @@ class CrawlReporter:
         self._accounting = outcomes.accounting
         self._delays = delays
         if path is not None and Path(path).is_dir():
-            raise SettingsError(f"REP_REPORT must name a JSON file to write, {path!r} is a directory")
+            raise SettingsError(f"REP_REPORT must name a file to write (.json, or .html), {path!r} is a directory")
         self._path = path.replace(WORKER, worker_name()) if path is not None else None
+        self._html = self._path is not None and self._path.lower().endswith(HTML_SUFFIXES)
+        if self._html and trail is None:
+            raise SettingsError(f"REP_REPORT {path!r} is an HTML report of the audit trail: it needs REP_AUDIT_DIR")
+        self._trail = trail
         self._robots: dict[str, RobotsSeen] = {}
         self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
         self._loop: Any = None
@@ -128,8 +142,13 @@ class CrawlReporter:
         if self._path:  # also when no origin was checked: a report left by an earlier run must not pass for this one
             path = Path(self._path)
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+                if self._html and self._trail is not None:
+                    self._trail.flush()
+                    directory = self._trail.directory
+                    write_html(read_report(directory), path, any_rfc3339(time.time()), verify(directory))
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
             except OSError as error:  # the rest of the close (the shared store's) must still run
                 logger.error("Could not write the robots.txt report (REP_REPORT): %s", error, extra=extra)
                 return

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, RELEASED, SCHEDULED
+from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, FLEET_SLOT, REFILTERED, RELEASED, SCHEDULED
 from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
+from scrapy_robots_rep.downloader.parking import Parked
 from scrapy_robots_rep.policy.deferral import Route
 from scrapy_robots_rep.policy.origin import is_exempt, origin_from_parts
 
@@ -29,11 +30,13 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.crawl.outcomes import Outcomes
     from scrapy_robots_rep.downloader.fetch_tasks import Origins
+    from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 
 
 def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
     """Make the crawl's scheduler ask ``parks`` before enqueueing a request (True: parked, not
-    enqueued), and mark every request it hands out with :data:`SCHEDULED`.
+    enqueued), and mark every request it hands out with :data:`SCHEDULED` (giving a
+    :data:`REFILTERED` one its own ``dont_filter`` back).
 
     Scheduler-agnostic: it wraps the two methods every Scrapy scheduler has
     (``BaseScheduler``), on the scheduler instance, when the spider opens.
@@ -50,7 +53,10 @@ def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
     def next_request() -> Request | None:
         request = dequeue()
         if request is not None:
-            request.meta[SCHEDULED] = True
+            meta = request.meta
+            meta[SCHEDULED] = True
+            if meta.pop(REFILTERED, False):
+                request.dont_filter = False
         return request
 
     scheduler.enqueue_request = enqueue_request  # type: ignore[method-assign]
@@ -72,16 +78,21 @@ def checked_origin(request: Request, exempt: tuple[str, ...]) -> str | None:
 class ParkingGate:
     """Asked by the hooked scheduler for every request before it is enqueued: park it or not."""
 
-    def __init__(self, origins: Origins, outcomes: Outcomes, exempt: tuple[str, ...]) -> None:
+    def __init__(
+        self, origins: Origins, outcomes: Outcomes, exempt: tuple[str, ...], fleet: FleetPacing | None
+    ) -> None:
         self.origins = origins
         self.parking = origins.parking
         self.outcomes = outcomes
         self.exempt = exempt
+        self.fleet = fleet
 
     def parks(self, request: Request) -> bool:
         """Asked for every request the engine schedules, also those the dupefilter then drops: an
         origin with fresh rules and nothing under way (nearly every request of a crawl) costs one
         look-up by the URL's beginning; a request parked (True) is kept out of the scheduler."""
+        if self.fleet is not None and FLEET_SLOT in request.meta:
+            self.fleet.done(request)  # a copy of a request that held a slot, going to the (shared) queue
         url = request.url
         end = url.find("/", 8)  # the end of "scheme://netloc" (or of a part of it, then its query)
         prefix = url[:end] if end > 0 else ""
@@ -102,7 +113,9 @@ class ParkingGate:
         where, _ = self.origins.route(origin, time.time(), request.meta.get(RELEASED, False))
         if where is not Route.PARK or self.parking.full:
             return False
-        self.outcomes.deferred(request, origin, parked=self.parking.shared is None)
-        self.parking.park(origin, request)
-        self.origins.of(origin).start(request)
+        parked = self.parking.park(origin, request)
+        if parked is not Parked.DUPLICATE:
+            if parked is not Parked.QUEUED:
+                self.outcomes.deferred(request, origin)
+            self.origins.of(origin).start(request)
         return True

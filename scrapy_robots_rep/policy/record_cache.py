@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scrapy_robots_rep.core import AgentRules
+from scrapy_robots_rep.core.agent_rules import ACTIVE_ORIGINS, ActiveRules
 from scrapy_robots_rep.policy.freshness import LifetimeSource, Validators
 from scrapy_robots_rep.policy.status import Outcome
 
@@ -141,13 +142,18 @@ def _validators(data: Any) -> Validators | None:
 
 
 class MemoryCache:
-    """In-process LRU of :class:`CacheRecord` per origin, bounded by ``max_origins``."""
+    """In-process LRU of :class:`CacheRecord` per origin, bounded by ``max_origins``.
 
-    def __init__(self, max_origins: int) -> None:
+    The rules it keeps share its :class:`ActiveRules`: of them, the ``active_origins`` most
+    recently read keep their table or compiled index (one set per cache, so two crawlers of
+    one process never drop each other's)."""
+
+    def __init__(self, max_origins: int, active_origins: int = ACTIVE_ORIGINS) -> None:
         if max_origins < 1:
             raise ValueError(f"max_origins must be at least 1, got {max_origins}")
         self._max_origins = max_origins
         self._records: OrderedDict[str, CacheRecord] = OrderedDict()
+        self.active = ActiveRules(active_origins)
         self.evictions = 0
 
     def get(self, origin: str) -> CacheRecord | None:
@@ -159,6 +165,9 @@ class MemoryCache:
 
     def put(self, origin: str, record: CacheRecord) -> None:
         """Store a record, evicting the least recently used origins beyond the bound."""
+        self.active.adopt(record.rules)
+        if record.last_good is not None and record.last_good is not record.rules:
+            self.active.adopt(record.last_good)
         self._records[origin] = record
         self._records.move_to_end(origin)
         while len(self._records) > self._max_origins:

@@ -151,7 +151,9 @@ class RecordMaker:
         robots = None
         sha256 = None
         if outcome is Outcome.RULES:
-            robots = RobotsTxt.parse(result.body, settings.matching, max_size=settings.max_size)
+            robots = RobotsTxt.parse(
+                result.body, settings.matching, max_size=settings.max_size, extensions=settings.extension_fields
+            )
             rules = robots.for_agent(settings.user_agent)
             sha256 = hashlib.sha256(result.body).hexdigest()
         elif outcome is Outcome.DISALLOW_ALL:

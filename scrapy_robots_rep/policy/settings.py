@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scrapy_robots_rep.core.fields import ExtensionField
 from scrapy_robots_rep.policy.settings_reader import SettingsError, SettingsReader
 from scrapy_robots_rep.policy.settings_table import (
     DEFAULT_HTTPCACHE_POLICY,
@@ -129,6 +130,7 @@ class RepSettings:
     cache_max_origins: int
     cache_backend: str | None
     redis_url: str
+    redis_params: dict[str, Any]
     redis_prefix: str
     redis_lock_timeout: float
     redis_timeout: float
@@ -139,12 +141,14 @@ class RepSettings:
     page_noindex: str
     page_rel_nofollow: bool
     purposes: tuple[str, ...]
+    extension_fields: tuple[ExtensionField, ...]
     httpcache_policy: str
     report: str | None
     max_parked: int
     audit_dir: str | None
     audit_compress: bool
     audit_warc: bool
+    audit_signing_key: str | None
     provenance_field: str | None
     outcome_sinks: tuple[Any, ...]
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -168,6 +172,8 @@ class RepSettings:
             )
         if result.audit_warc and result.audit_dir is None:
             raise SettingsError("REP_AUDIT_WARC = True needs REP_AUDIT_DIR: the directory the WARC file is written to")
+        if result.audit_signing_key is not None and result.audit_dir is None:
+            raise SettingsError("REP_AUDIT_SIGNING_KEY needs REP_AUDIT_DIR: the directory whose manifests it signs")
         return result
 
     def source(self, field_name: str) -> str | None:
@@ -181,6 +187,7 @@ class RepSettings:
         return RedisSettings(
             url=self.redis_url,
             url_source=self.source("redis_url"),
+            params=self.redis_params,
             prefix=self.redis_prefix,
             lock_timeout=self.redis_lock_timeout,
             timeout=self.redis_timeout,
@@ -193,6 +200,7 @@ class RepSettings:
             directory=self.audit_dir,
             compress=self.audit_compress,
             warc=self.audit_warc,
+            signing_key=self.audit_signing_key,
             provenance_field=self.provenance_field,
         )
 
@@ -203,6 +211,8 @@ class RedisSettings:
 
     url: str
     url_source: str | None
+    params: dict[str, Any]
+    """Options of the redis-py client (``REP_REDIS_PARAMS``, else ``REDIS_PARAMS``)."""
     prefix: str
     lock_timeout: float
     timeout: float
@@ -215,6 +225,8 @@ class AuditSettings:
     directory: str | None
     compress: bool
     warc: bool
+    signing_key: str | None
+    """A PEM Ed25519 private key the manifests are signed with."""
     provenance_field: str | None
 
     @property

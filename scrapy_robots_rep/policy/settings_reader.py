@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
+from scrapy_robots_rep.core.fields import ExtensionField, extension_rows
 from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
 
@@ -104,6 +105,25 @@ class SettingsReader:
         number = self._parse(name, value, int, "a whole number")
         self._check_minimum(name, value, number, minimum, above=False)
         return number
+
+    def extension_fields(self, name: str) -> tuple[ExtensionField, ...]:
+        """Extension fields: a list of names (each kept per group) or ``ExtensionField`` objects, or
+        one comma-separated string of names; each a field name the parser does not define."""
+        value = self.raw(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            entries: list[Any] = [entry.strip() for entry in value.split(",") if entry.strip()]
+        elif isinstance(value, (list, tuple)):
+            entries = list(value)
+        else:
+            raise SettingsError(f"{name} must be a list of field names or a comma-separated string, got {value!r}")
+        fields = tuple(ExtensionField(entry) if isinstance(entry, str) else entry for entry in entries)
+        try:
+            extension_rows(fields)
+        except (TypeError, ValueError) as error:
+            raise SettingsError(f"{name}: {error}") from None
+        return fields
 
     def purposes(self, name: str) -> tuple[str, ...]:
         """Content-usage purposes: a list, or one comma-separated string; each a name of ``PURPOSE_NAMES``
@@ -201,6 +221,23 @@ def text(reader: SettingsReader, name: str, default: str) -> str:
     return reader.text(name, default)
 
 
+def options_else(fallback: str) -> Read:
+    """A dict of keyword options; when not set, ``fallback``'s (scrapy-redis's ``REDIS_PARAMS``).
+    The value is never echoed in an error: it may hold a password."""
+
+    def read(reader: SettingsReader, name: str, default: dict[str, Any]) -> dict[str, Any]:
+        for source in (name, fallback):
+            value = reader.raw(source)
+            if value is None:
+                continue
+            if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+                raise SettingsError(f"{source} must be a dict of redis-py client options (keyword: value)")
+            return dict(value)
+        return dict(default)
+
+    return read
+
+
 def text_unless_empty(reader: SettingsReader, name: str, default: str) -> str:
     """A non-empty string; an empty one counts as not set (so a setting after it in line is read)."""
     return reader.text(name, default) if reader.raw(name) != "" else default
@@ -220,6 +257,12 @@ def domains(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tupl
 
 def purposes(reader: SettingsReader, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return reader.purposes(name)
+
+
+def extension_fields(
+    reader: SettingsReader, name: str, default: tuple[ExtensionField, ...]
+) -> tuple[ExtensionField, ...]:
+    return reader.extension_fields(name)
 
 
 def objects(reader: SettingsReader, name: str, default: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -20,11 +20,13 @@ from scrapy_robots_rep.policy.settings_reader import (
     boolean,
     choice,
     domains,
+    extension_fields,
     integer,
     number,
     objects,
     optional_path,
     optional_text,
+    options_else,
     purposes,
     text,
     text_unless_empty,
@@ -203,6 +205,14 @@ SETTINGS: tuple[Setting, ...] = (
         section="6",
     ),
     Setting(
+        name="REP_REDIS_PARAMS",
+        default={},
+        read=options_else("REDIS_PARAMS"),
+        shown_default="scrapy-redis's `REDIS_PARAMS`, else none",
+        doc="options of `RedisStore`'s redis-py client (TLS certificates, username, password...)",
+        section="6",
+    ),
+    Setting(
         name="REP_REDIS_PREFIX",
         default="rep:",
         read=text,
@@ -283,6 +293,15 @@ SETTINGS: tuple[Setting, ...] = (
         section="10",
     ),
     Setting(
+        name="REP_EXTENSION_FIELDS",
+        default=(),
+        read=extension_fields,
+        shown_default="empty",
+        doc="robots.txt fields the parser does not define whose values the agent's rules keep "
+        "(`AgentRules.extension`): names, kept per group, or `ExtensionField` objects",
+        section="2",
+    ),
+    Setting(
         name="REP_HTTPCACHE_POLICY",
         default=DEFAULT_HTTPCACHE_POLICY,
         read=text,
@@ -295,7 +314,8 @@ SETTINGS: tuple[Setting, ...] = (
         default=None,
         read=optional_path,
         shown_default="none",
-        doc="write the end-of-crawl report to this JSON file (`{worker}` becomes host-pid)",
+        doc="write the end-of-crawl report to this JSON file, or the audit trail's HTML report to a `.html` one "
+        "(`{worker}` becomes host-pid)",
         section="11",
     ),
     Setting(
@@ -329,6 +349,14 @@ SETTINGS: tuple[Setting, ...] = (
         read=boolean,
         shown_default="`False`",
         doc="also write every robots.txt request and answer as WARC/1.1 records (needs the `[warc]` extra)",
+        section="11",
+    ),
+    Setting(
+        name="REP_AUDIT_SIGNING_KEY",
+        default=None,
+        read=optional_path,
+        shown_default="none (manifests unsigned)",
+        doc="sign each audit manifest with this Ed25519 private key (a PEM file; needs the `[signing]` extra)",
         section="11",
     ),
     Setting(

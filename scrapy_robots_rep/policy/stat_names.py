@@ -70,6 +70,11 @@ class Stat(Enum):
         "rep/crawl_delay/fleet_waits",
         "waits for another worker's download slot ([stores.md](stores.md))",
     )
+    CRAWL_DELAY_FLEET_SLOTS_GIVEN_UP = (
+        "rep/crawl_delay/fleet_slots_given_up",
+        "fleet download slots given up at their lease: the request never came back to this worker "
+        "([stores.md](stores.md))",
+    )
     PARKED_SWEPT = (
         "rep/parked/swept",
         "requests a dead worker left parked in Redis, moved back to the queue ([stores.md](stores.md))",

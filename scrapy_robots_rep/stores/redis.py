@@ -15,11 +15,12 @@ import socket
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 try:
+    from redis import Redis as SyncRedis
     from redis.asyncio import BlockingConnectionPool, Redis
     from redis.asyncio.client import PubSub
     from redis.asyncio.retry import Retry
@@ -56,6 +57,10 @@ CLOSE_WAIT = 10.0
 MAX_CONNECTIONS = 32
 """Connections per process; a call waits for a free one (a burst of origins is no outage)."""
 
+IGNORED_PARAMS = ("decode_responses", "redis_cls", "connection_pool")
+"""Client options of ``REP_REDIS_PARAMS``/``REDIS_PARAMS`` the store does not take: records are
+bytes, and scrapy-redis's ``redis_cls`` names its own client class."""
+
 
 class RedisStore(SharedStore):
     """Per-origin robots.txt records shared by a fleet through Redis (``docs/stores.md``).
@@ -64,6 +69,8 @@ class RedisStore(SharedStore):
 
     - ``REP_REDIS_URL``: the Redis server; by default scrapy-redis's ``REDIS_URL``, else
       ``redis://localhost:6379/0``.
+    - ``REP_REDIS_PARAMS``: options of the redis-py client (TLS certificates, username,
+      password...); by default scrapy-redis's ``REDIS_PARAMS``.
     - ``REP_REDIS_PREFIX`` (default ``"rep:"``): prefix of every key and channel, to share
       one Redis between fleets or with scrapy-redis.
     - ``REP_REDIS_LOCK_TIMEOUT`` (default 10 s): lifetime of an origin's fetch lock, and the
@@ -126,17 +133,23 @@ class RedisStore(SharedStore):
         url = settings.redis_url
         timeout = settings.redis_timeout
         source = settings.source("redis_url")
+        options: dict[str, Any] = {
+            "max_connections": MAX_CONNECTIONS,
+            "timeout": None,
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            "retry": Retry(NoBackoff(), 1),
+        }
+        options.update(settings.redis_params)
+        for ours in IGNORED_PARAMS:
+            options.pop(ours, None)
+        shown = _without_password(url)
         try:
-            pool = BlockingConnectionPool.from_url(
-                url,
-                max_connections=MAX_CONNECTIONS,
-                timeout=None,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-                retry=Retry(NoBackoff(), 1),
-            )
+            pool = BlockingConnectionPool.from_url(url, **options)
         except ValueError as error:
-            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({error}): {url!r}") from None
+            reason = str(error).replace(url, shown)
+            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({reason}): {shown!r}") from None
+        _check_server(url, options, f"{source or 'REP_REDIS_URL'} {shown}")
         return cls(
             Redis(connection_pool=pool),
             scope=Scope.of(settings),
@@ -144,7 +157,7 @@ class RedisStore(SharedStore):
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
-            where=f"{_without_password(url)} (from {source or 'the default'})",
+            where=f"{shown} (from {source or 'the default'})",
         )
 
     @property
@@ -160,8 +173,9 @@ class RedisStore(SharedStore):
 
     async def store(self, origin: str, record: CacheRecord) -> None:
         """Share ``record`` and wake the processes waiting for it (kept for later if Redis is down)."""
-        if await self._guarded(lambda: self._write(origin, record), False):
-            self.count("stores")
+        written = await self._guarded(lambda: self._write(origin, record), None)
+        if written is not None:
+            self.count("stores" if written else "refused")
             return
         self._unsynced[origin] = record
         self._unsynced.move_to_end(origin)
@@ -178,9 +192,7 @@ class RedisStore(SharedStore):
         """
         key = self._lock_key(origin)
         keys = [key, self._record_key(origin)]
-        taken = await self._guarded(
-            lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms, repr(time.time())]), None
-        )
+        taken = await self._guarded(lambda: self._acquire_script(keys=keys, args=[self._token, self._lock_ms]), None)
         if taken is None:
             return True
         if not taken:
@@ -284,6 +296,7 @@ class RedisStore(SharedStore):
         return f"{self._prefix}pace:{self.key(origin)}"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
+        """Store ``record``; ``False`` when Redis kept a newer one instead."""
         lifetime = max(record.expires_at - time.time(), 0.0) + self._keep_after_expiry
         args: list[str | int | bytes] = [
             repr(record.fetched_at),
@@ -293,8 +306,7 @@ class RedisStore(SharedStore):
             self._channel,
             self.key(origin),
         ]
-        await self._store_script(keys=[self._record_key(origin)], args=args)
-        return True
+        return bool(await self._store_script(keys=[self._record_key(origin)], args=args))
 
     async def _peek(self, origin: str) -> tuple[CacheRecord | None, bool]:
         async with self._client.pipeline(transaction=False) as pipe:
@@ -384,13 +396,47 @@ class RedisStore(SharedStore):
         ``retry``, keep trying every ``RETRY_INTERVAL`` until all are written."""
         while self._unsynced:
             origin, record = next(iter(self._unsynced.items()))
-            if await self._guarded(functools.partial(self._write, origin, record), False):
+            written = await self._guarded(functools.partial(self._write, origin, record), None)
+            if written is not None:
                 self._unsynced.pop(origin, None)
-                self.count("resynced")
+                self.count("resynced" if written else "refused")
                 continue
             if not retry:
                 return
             await asyncio.sleep(max(self._retry_at - time.monotonic(), 0.0) + 0.01)
+
+
+SUPPORTED = {"redis": (6, 2), "valkey": (7, 2)}
+"""The oldest server of each kind the store's scripts run on (``ZADD GT``, ``TIME`` in scripts)."""
+
+
+def unsupported_server(info: Mapping[str, object]) -> str | None:
+    """Why the server whose ``INFO server`` is ``info`` cannot hold the fleet's keys; ``None`` when it can."""
+    kind = "valkey" if info.get("server_name") == "valkey" or "valkey_version" in info else "redis"
+    found = str(info.get(f"{kind}_version") or info.get("redis_version") or "")
+    try:
+        version = tuple(int(part) for part in found.split(".")[:2])
+    except ValueError:
+        version = ()
+    needed = SUPPORTED[kind]
+    if len(version) == 2 and version >= needed:
+        return None
+    name = "Valkey" if kind == "valkey" else "Redis"
+    return f"runs {name} {found or '(no version in INFO)'}; RedisStore needs {name} {needed[0]}.{needed[1]} or later"
+
+
+def _check_server(url: str, options: Mapping[str, object], where: str) -> None:
+    """One start-up look at the server: an unsupported one is a start-up error (one that does not
+    answer yet is not: the store waits for it as for any outage)."""
+    plain = {key: value for key, value in options.items() if key not in ("max_connections", "timeout", "retry")}
+    try:
+        with SyncRedis.from_url(url, **plain) as client:
+            info = client.info("server")
+    except (OSError, RedisError):
+        return
+    reason = unsupported_server(info)
+    if reason is not None:
+        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {reason}")
 
 
 def _without_password(url: str) -> str:

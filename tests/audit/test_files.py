@@ -50,7 +50,9 @@ def test_lines_reach_the_file_without_a_close(tmp_path: Path, compress: bool) ->
     finally:
         trail.close()
     data = gzip.decompress(path.read_bytes()) if compress else path.read_bytes()
-    assert json.loads(data)["url"] == "http://a.example/é"
+    header, line = (json.loads(text) for text in data.splitlines())
+    assert header["audit_file"]["name"] == "decisions"
+    assert line["url"] == "http://a.example/é"
 
 
 def test_a_line_cut_short_is_left_out_and_the_rest_reads(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scrapy_robots_rep.audit import AuditDirectory
+from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.cli import main
 from tests.audit.files import lines
 from tests.sites import PAGE, Reply, Sites, text
@@ -71,3 +73,14 @@ def test_a_killed_crawl_leaves_whole_lines_and_a_fleet_shares_the_directory(site
     # The directory answers as one: a URL of the killed process, and one of the second.
     assert main(["audit", str(audit), sorted(seen)[0]]) == 0
     assert main(["audit", str(audit), f"{site.url}/other"]) == 0
+    # Both processes' chains hold: the killed one's up to its last flushed line, the second's to its close.
+    verification = verify(audit)
+    assert verification.ok, verification.problems
+    assert sorted(path.name for path in audit.glob("manifest.*")) == sorted(
+        f"manifest.{tag}.json" for tag in {path.name.split(".")[1] for path in audit.glob("decisions.*")}
+    )
+    unclosed = [
+        line for line in verification.checked if line.endswith("(process did not close: killed or still running)")
+    ]
+    assert {line.split(":")[0].split(".")[1] for line in unclosed} == {f"{os.uname().nodename}-{killed.pid}"}
+    assert main(["audit", "verify", str(audit)]) == 0

@@ -25,7 +25,16 @@ def crawl(audit: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """The demo crawl, its audit trail written to ``audit`` (not into the example project)."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [SCRAPY, "crawl", "demo", "-s", f"REP_AUDIT_DIR={audit}", *options],
+        [
+            SCRAPY,
+            "crawl",
+            "demo",
+            "-s",
+            f"REP_AUDIT_DIR={audit}",
+            "-s",
+            f"REP_REPORT={audit.parent}/report.html",
+            *options,
+        ],
         cwd=ROOT / "example_project",
         env=environment,
         capture_output=True,
@@ -139,6 +148,11 @@ def test_demo_closes_with_a_command_that_works_as_printed(demo_crawl, demo_audit
     assert answer.returncode == 0, (printed, answer.stderr)
     assert answer.stdout.startswith(f"{url}: dropped")
     assert "(quoted from the stored copy)" in answer.stdout
+    # The whole trail as one HTML page, written at the end of the crawl.
+    page = demo_audit.parent / "report.html"
+    assert closing[2] == f"  read it all in a browser: {page} (REP_REPORT), one page that works offline"
+    html = page.read_text()
+    assert '<span id="total-decisions">39</span>' in html and '<svg class="chart"' in html
 
 
 def test_demo_report_shows_what_each_page_directive_did(demo_crawl):
@@ -211,6 +225,9 @@ def comparable(report: str, audit: Path | None = None) -> str:
     """The report without what varies from run to run: ports, deferral counts, spacing, the audit directory."""
     if audit is not None:
         report = report.replace(str(audit), "/path/to/scrapy-robots-rep/example_project/audit")
+        report = report.replace(
+            str(audit.parent / "report.html"), "/path/to/scrapy-robots-rep/example_project/report.html"
+        )
     report = report.replace(str(Path(sys.executable).parent), "/path/to/scrapy-robots-rep/.venv/bin")
     report = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1:PORT", report)
     report = re.sub(r"\d+ waited for robots.txt", "N waited for robots.txt", report)

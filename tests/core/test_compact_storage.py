@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_robots_rep.core import MATCHING_MODES, AgentRules, RobotsTxt, Rule
-from scrapy_robots_rep.core.agent_rules import ACTIVE_ORIGINS
+from scrapy_robots_rep.core.agent_rules import ActiveRules
 
 HOST = "https://a.com"
 
@@ -56,13 +56,19 @@ def test_sitemaps_keep_their_order_and_round_trip():
 def test_rules_whose_index_was_dropped_decide_and_explain_as_before():
     long_group = "".join(f"Disallow: /private/{index}/\n" for index in range(200))
     body = f"User-agent: *\n# {'x' * 2000}\n{long_group}Allow: /private/7/open\n"
+    active = ActiveRules(2)
     first = RobotsTxt.parse(body).for_agent("mybot")
+    active.adopt(first)
     before = [
         (first.allowed(f"{HOST}{path}"), first.explain(f"{HOST}{path}")) for path in ("/private/7/", "/private/7/open")
     ]
-    # Compiling more origins than ACTIVE_ORIGINS drops the first one's index and packs its lines.
-    for index in range(ACTIVE_ORIGINS):
-        RobotsTxt.parse(f"User-agent: *\nDisallow: /{index}\n").for_agent("mybot").allowed(f"{HOST}/")
+    # Reading more origins than the ring holds drops the first one's table and packs its lines.
+    for index in range(2):
+        other = RobotsTxt.parse(f"User-agent: *\nDisallow: /{index}\n").for_agent("mybot")
+        active.adopt(other)
+        other.allowed(f"{HOST}/")
+    assert first._table is None and first._index is None
+    assert isinstance(first._source, bytes)
     after = [
         (first.allowed(f"{HOST}{path}"), first.explain(f"{HOST}{path}")) for path in ("/private/7/", "/private/7/open")
     ]

@@ -80,7 +80,7 @@ def rule_rows(atoms: tuple[str, ...]) -> st.SearchStrategy[list[tuple[bool, str,
 
 
 # Lines that take a source out of plain form (``rule_index.plain_values``): its rules are then read line by line.
-UNPLAIN_LINES = ("# allow: /x", "  Disallow: /indented", "DISALLOW: /q", "Disalow: /s", "Crawl-delay: 1 # slow")
+UNPLAIN_LINES = ("# allow: /x", "  Disallow: /indented", "DISALLOW: /q", "Disalow: /s", "Diasllow: /t", "disallaw: /u")
 
 
 @settings(max_examples=600, deadline=None, database=None)
@@ -120,6 +120,8 @@ def test_plain_form_is_the_usual_spelling_of_rule_lines() -> None:
     )
     for unplain in UNPLAIN_LINES:
         assert plain_values(f"Disallow: /a\n{unplain}") is None, unplain
+    # A line that is no rule may hold a misspelling's word only when it also holds no rule field's.
+    assert plain_values("Disallow: /a\nCrawl-delay: 1 # slow") == (["/a"], [])
 
 
 def compiled(rules: AgentRules) -> AgentRules:

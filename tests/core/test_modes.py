@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from scrapy_robots_rep.core import MATCHING_MODES, RobotsTxt
+from scrapy_robots_rep.core.fields import MEMBER_FIELDS, RULE_FIELDS
 from scrapy_robots_rep.core.lines import KNOWN_FIELDS, LICENSE, SITEMAP, USER_AGENT
-from scrapy_robots_rep.core.members import MEMBER_HANDLERS, RULE_FIELDS
 
 CORE = Path(__file__).resolve().parents[2] / "scrapy_robots_rep" / "core"
 # The parser and matcher; the linter and page-level directives are checked by their own tests.
@@ -34,10 +34,10 @@ def test_every_mode_gives_what_parsing_and_matching_need():
         assert (decision.allowed, decision.reason) == (False, mode.rule_reason)
 
 
-def test_member_table_covers_the_known_group_fields_only():
-    assert set(MEMBER_HANDLERS) <= KNOWN_FIELDS
-    assert set(MEMBER_HANDLERS) == KNOWN_FIELDS - {USER_AGENT, SITEMAP, LICENSE}
-    assert set(MEMBER_HANDLERS) >= RULE_FIELDS
+def test_member_fields_are_the_known_group_fields_only():
+    assert MEMBER_FIELDS <= KNOWN_FIELDS
+    assert KNOWN_FIELDS - {USER_AGENT, SITEMAP, LICENSE} == MEMBER_FIELDS
+    assert MEMBER_FIELDS >= RULE_FIELDS
 
 
 def test_unknown_fields_are_ignored_by_grouping_and_matching():

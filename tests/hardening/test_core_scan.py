@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scrapy_robots_rep.core import RobotsTxt
 from scrapy_robots_rep.core.decision import Rule
 from scrapy_robots_rep.core.groups import group_rfc9309, select_rfc9309
-from scrapy_robots_rep.core.lines import ALLOW, SITEMAP, decode, parse_line, read_directives
+from scrapy_robots_rep.core.lines import ALLOW, CONTENT_SIGNAL, SITEMAP, decode, parse_line, read_directives
 from scrapy_robots_rep.core.members import collect
 from tests.corpus import corpus_dir
 
@@ -87,7 +87,7 @@ def expected(text: str) -> tuple[tuple[str, ...], list[Rule], float | None, list
         assert parsed is not None
         if parsed[1]:
             rules.append(Rule(parsed[0] == ALLOW, parsed[1], number, line))
-    signals = [(source.line, source.text) for source in collected.content_signal_lines]
+    signals = [(source.line, source.text) for source in collected.lines_of(CONTENT_SIGNAL)]
     agents = tuple(value for group in chosen for value in group.agents)
     return agents, rules, max(collected.delays, default=None), signals, sitemaps
 

@@ -51,7 +51,8 @@ async def test_one_fetch_per_origin_and_nothing_disallowed_reaches_the_server(si
 
 @pytest_twisted.ensureDeferred
 async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_path: Path) -> None:
-    robots = HeldReply(text(RULES))  # answered once /open, the last request, waits for it
+    # Answered once /open, the last request, waits for it; with an extension field the crawl declares.
+    robots = HeldReply(text(RULES + "LLM-Policy: https://example.test/llm.txt\n"))
     site = sites.start({"/robots.txt": robots})
     local_file = tmp_path / "page.html"
     local_file.write_text("<html>local</html>")
@@ -80,7 +81,7 @@ async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_pat
             local_file.as_uri(),
             f"{site.url}/open",
         ],
-        settings={"REP_FROM": "crawler-admin@example.test"},
+        settings={"REP_FROM": "crawler-admin@example.test", "REP_EXTENSION_FIELDS": "llm-policy"},
         on_crawler=connect,
     )
     [robots_hit] = site.hits("/robots.txt")
@@ -104,6 +105,7 @@ async def test_exemptions_signals_stats_and_the_debug_line(sites: Sites, tmp_pat
         assert events["parsed"][0]["request"].url in (f"{site.url}/secret/a", f"{site.url}/open")
     assert [event["origin"] for event in events["obtained"]] == [site.url]
     assert events["obtained"][0]["record"].outcome.value == "rules"
+    assert events["obtained"][0]["record"].rules.extension("llm-policy") == ("https://example.test/llm.txt",)
     assert [event["request"].url for event in events["disallowed"]] == [f"{site.url}/secret/a"]
     assert sorted(event["request"].url for event in events["deferred"]) == [f"{site.url}/open", f"{site.url}/secret/a"]
 

@@ -38,3 +38,14 @@ def test_parser_interface(matching: str, delay: float | None) -> None:
     assert parser.allowed("http://h/b", "Robot/1.0") is (matching == "legacy")
     assert parser.crawl_delay("Robot/1.0") == delay
     assert parser.robots.matching == matching
+
+
+def test_the_parsers_of_one_crawler_share_one_set_of_active_rules() -> None:
+    """Two crawlers of one process never drop each other's compiled rules."""
+    crawlers = [get_crawler(), get_crawler()]
+    parsers = [RepRobotParser.from_crawler(crawler, ROBOTS.encode()) for crawler in crawlers for _ in range(2)]
+    for parser in parsers:
+        assert not parser.allowed("http://h/b", "Robot/1.0")
+    actives = [parser._by_agent["Robot/1.0"]._active for parser in parsers]
+    assert actives[0] is not None and actives[2] is not None
+    assert actives[0] is actives[1] and actives[2] is actives[3] and actives[0] is not actives[2]

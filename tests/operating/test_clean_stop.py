@@ -38,3 +38,18 @@ def test_ctrl_c_while_a_robots_txt_retry_is_pending_closes_cleanly(sites: Sites,
     for bad in ("CRITICAL", "Unhandled error", "Logging error", "Traceback", "never retrieved"):
         assert bad not in log, log
     assert down.paths() == ["/robots.txt"]
+
+
+def test_closespider_timeout_while_a_robots_txt_retry_is_pending_closes_cleanly(sites: Sites, tmp_path) -> None:
+    down = sites.start({"/robots.txt": text("busy", status=503, **{"Retry-After": "120"})})
+    project = Project(tmp_path)
+    project.add_settings("CLOSESPIDER_TIMEOUT = 1")
+
+    completed = project.crawl(f"{down.url}/page")
+
+    log = completed.stderr
+    assert completed.returncode == 0, log
+    assert "Spider closed (closespider_timeout) with 1 request still waiting for robots.txt" in log, log
+    for bad in ("CRITICAL", "Unhandled error", "Logging error", "Traceback", "never retrieved"):
+        assert bad not in log, log
+    assert down.paths() == ["/robots.txt"]

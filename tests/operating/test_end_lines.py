@@ -1,6 +1,7 @@
 """What the end of a crawl and its log say beyond robots.txt rules (docs/operating.md): the items and
 links page-level directives dropped, and, once per origin, a robots.txt that is not one (an HTML
-page) or is larger than ``REP_MAX_SIZE``. One real ``scrapy crawl`` of a startproject project."""
+page) or is larger than ``REP_MAX_SIZE``; where the audit trail is, as an absolute path. One real
+``scrapy crawl`` of a startproject project."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ def test_page_drops_and_robots_txt_files_that_are_not_one_are_said(sites: Sites,
     large = sites.start({"/robots.txt": text(LARGE_ROBOTS)})
     project = Project(tmp_path)
     (tmp_path / "userproject" / "spiders" / "pages.py").write_text(SPIDER)
+    project.add_settings('REP_AUDIT_DIR = "audit"')
 
     completed = project.crawl(f"{pages.url}/nofollow", f"{pages.url}/noindex", f"{large.url}/private/x")
 
@@ -55,6 +57,8 @@ def test_page_drops_and_robots_txt_files_that_are_not_one_are_said(sites: Sites,
         f"Page-level directives dropped 1 item and 2 links of 1 origin: {pages.url} (nofollow 2, noindex 1)"
     ), dropped
     assert len(_lines(log, "not-robots-txt")) == 1 and len(_lines(log, "too-large")) == 1
+    # The audit trail's closing line names its folder absolutely, so its command works from anywhere.
+    assert f"ask about a URL with: scrapy-robots audit {(tmp_path / 'audit').resolve()} URL" in log, log
 
 
 def _lines(log: str, *parts: str) -> list[str]:

@@ -37,7 +37,9 @@ async def test_a_report_setting_that_is_not_a_path_stops_the_crawl_at_start(
 @pytest_twisted.ensureDeferred
 async def test_a_report_path_that_is_a_directory_stops_the_crawl_at_start(sites: Sites, tmp_path: Path) -> None:
     site = sites.start()
-    with pytest.raises(SettingsError, match=r"REP_REPORT must name a JSON file to write, .* is a directory"):
+    with pytest.raises(
+        SettingsError, match=r"REP_REPORT must name a file to write \(.json, or .html\), .* is a directory"
+    ):
         await crawl([f"{site.url}/a"], settings={"REP_REPORT": str(tmp_path)})
     assert site.paths() == []
 

@@ -170,3 +170,33 @@ def test_lru_evicts_least_recently_used_and_counts() -> None:
 def test_lru_bound_must_be_positive() -> None:
     with pytest.raises(ValueError, match="max_origins"):
         MemoryCache(0)
+
+
+ORIGIN = "https://a.com"
+
+
+def test_each_cache_keeps_its_own_active_rules() -> None:
+    """Two caches (two crawlers of one process) never drop each other's tables; rules held
+    by no cache keep theirs."""
+    caches = [MemoryCache(10, active_origins=2), MemoryCache(10, active_origins=2)]
+    kept = []
+    for cache in caches:
+        rules = RobotsTxt.parse("User-agent: *\nDisallow: /x\n").for_agent("mybot")
+        cache.put("https://kept.example", _record(rules))
+        rules.allowed(f"{ORIGIN}/y")
+        kept.append(rules)
+    loose = RobotsTxt.parse("User-agent: *\nDisallow: /x\n").for_agent("mybot")
+    loose.allowed(f"{ORIGIN}/y")
+    # The second cache reads many origins: only its own kept rules are dropped.
+    for index in range(5):
+        rules = RobotsTxt.parse(f"User-agent: *\nDisallow: /{index}\n").for_agent("mybot")
+        caches[1].put(f"https://{index}.example", _record(rules))
+        rules.allowed(f"{ORIGIN}/")
+    assert kept[0]._table is not None
+    assert kept[1]._table is None
+    assert loose._table is not None
+    assert not kept[1].allowed(f"{ORIGIN}/x") and kept[1].allowed(f"{ORIGIN}/y")
+
+
+def _record(rules: AgentRules) -> CacheRecord:
+    return CacheRecord(rules=rules, outcome=Outcome.RULES, status=200, fetched_at=0.0, expires_at=1.0)

@@ -107,3 +107,10 @@ def test_unreachable_past_the_max_age_allows_all_without_a_copy_in_rfc9309_only(
     failing = legacy.conclude(fetched(503, policy="legacy"), None, OriginState(), NOW).record
     later = legacy.conclude(fetched(503, policy="legacy"), failing, OriginState(), NOW + 200)
     assert later.record.outcome is Outcome.DEFERRED and not later.record.holds_rules
+
+
+def test_the_extension_fields_of_the_settings_are_kept_with_the_rules() -> None:
+    body = b"User-agent: mybot\nLLM-Policy: https://a.example/llm.txt\nDisallow: /private\n"
+    record = maker(REP_EXTENSION_FIELDS="llm-policy").conclude(fetched(200, body), None, OriginState(), NOW).record
+    assert record.rules.extension("llm-policy") == ("https://a.example/llm.txt",)
+    assert maker().conclude(fetched(200, body), None, OriginState(), NOW).record.rules.extension("llm-policy") == ()

@@ -154,3 +154,17 @@ def test_other_components_read_their_own_settings_with_the_reader() -> None:
     assert reader.raw("MY_NAME") == " x "
     with pytest.raises(SettingsError, match="MY_TIMEOUT must be greater than 5, got '2'"):
         reader.number("MY_TIMEOUT", 1.0, minimum=5, above=True)
+
+
+def test_extension_fields_are_names_or_extension_field_objects() -> None:
+    from scrapy_robots_rep import ExtensionField
+
+    assert RepSettings.from_mapping({}).extension_fields == ()
+    fields = RepSettings.from_mapping({"REP_EXTENSION_FIELDS": "llm-policy, AI-Terms"}).extension_fields
+    assert fields == (ExtensionField("llm-policy"), ExtensionField("AI-Terms"))
+    file_wide = ExtensionField("llm-policy", per_group=False)
+    assert RepSettings.from_mapping({"REP_EXTENSION_FIELDS": [file_wide]}).extension_fields == (file_wide,)
+    with pytest.raises(SettingsError, match="REP_EXTENSION_FIELDS: extension field 'disallow-ai' is read as"):
+        RepSettings.from_mapping({"REP_EXTENSION_FIELDS": ["disallow-ai"]})
+    with pytest.raises(SettingsError, match="REP_EXTENSION_FIELDS must be a list of field names"):
+        RepSettings.from_mapping({"REP_EXTENSION_FIELDS": 3})

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.redis import fleet_worker
-from tests.redis.server import RedisServer
+from tests.redis.server import AnyServer, RedisServer
 from tests.sites import Reply, Route, Site, Sites
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,10 +40,12 @@ def urls_of(origins: list[Site]) -> list[str]:
     return urls
 
 
-def push(queue: RedisServer, urls: list[str], priority: int = 0) -> None:
-    """Put requests for ``urls`` on the fleet's shared scrapy-redis queue (higher priority first)."""
+def push(
+    queue: RedisServer, urls: list[str], priority: int = 0, kind: str = "scrapy_redis.queue.PriorityQueue"
+) -> None:
+    """Put requests for ``urls`` on the fleet's shared scrapy-redis queue (of class ``kind``; higher priority first)."""
     with queue.client() as client:
-        fleet_worker.push(client, urls, priority)
+        fleet_worker.push(client, urls, priority, kind)
 
 
 def queued(queue: RedisServer) -> int:
@@ -55,7 +57,7 @@ def queued(queue: RedisServer) -> int:
 def parked(queue: RedisServer) -> int:
     """Requests parked in the queue's Redis until their robots.txt is obtained, by any worker."""
     with queue.client() as client:
-        return sum(client.zcard(key) for key in client.keys(f"{fleet_worker.QUEUE_KEY}:rep_parked:*"))
+        return sum(client.zcard(key) for key in client.keys(f"{{{fleet_worker.QUEUE_KEY}}}:rep_parked:*"))
 
 
 def stop_all(origins: list[Site]) -> None:
@@ -95,7 +97,7 @@ class Worker:
         name: str,
         workdir: Path,
         queue: RedisServer,
-        cache: RedisServer | None,
+        cache: AnyServer | None,
         *,
         lock_timeout: float = 2.0,
         idle: int = 3,
@@ -126,8 +128,10 @@ class Worker:
         ]
         if cache is not None:
             command += ["--cache-url", cache.url]
-        for name, value in (settings or {}).items():
-            command += ["--setting", f"{name}={json.dumps(value)}"]
+            if cache.client_params:
+                command += ["--setting", f"REP_REDIS_PARAMS={json.dumps(cache.client_params)}"]
+        for setting, value in (settings or {}).items():
+            command += ["--setting", f"{setting}={json.dumps(value)}"]
         process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE)
         return cls(name, process, stats_file, log_file)
 

@@ -19,7 +19,7 @@ from redis import Redis
 from scrapy import Request
 from scrapy.crawler import CrawlerProcess
 from scrapy.http import Response
-from scrapy_redis.queue import PriorityQueue
+from scrapy.utils.misc import load_object
 from scrapy_redis.spiders import RedisSpider
 
 QUEUE_KEY = "fleet:requests"
@@ -36,6 +36,16 @@ class FleetSpider(RedisSpider):
 
     def parse(self, response: Response) -> Iterator[Request]:
         yield from response.follow_all(css="a")
+
+
+class SwappingMiddleware:
+    """A downloader middleware after the robots middleware that returns a new request in place of
+    each page request it sees first (as proxy and session middlewares do): the copy goes to the scheduler."""
+
+    def process_request(self, request: Request, spider: Any = None) -> Request | None:
+        if request.meta.get("swapped") or request.url.endswith("/robots.txt"):
+            return None
+        return request.replace(dont_filter=True, meta={**request.meta, "swapped": True})
 
 
 def settings(options: argparse.Namespace) -> dict[str, Any]:
@@ -70,9 +80,9 @@ def settings(options: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def push(client: Redis, urls: list[str], priority: int = 0) -> None:
-    """Put requests for ``urls`` on the fleet's shared queue, as a worker's scheduler would."""
-    queue = PriorityQueue(client, FleetSpider(), QUEUE_KEY)
+def push(client: Redis, urls: list[str], priority: int = 0, kind: str = "scrapy_redis.queue.PriorityQueue") -> None:
+    """Put requests for ``urls`` on the fleet's shared queue (of class ``kind``), as a worker's scheduler would."""
+    queue = load_object(kind)(client, FleetSpider(), QUEUE_KEY)
     for url in urls:
         queue.push(Request(url, priority=priority))
 

