@@ -77,23 +77,12 @@ class SettingsReader:
 
     def optional_text(self, name: str) -> str | None:
         """A string; ``None`` when not set or empty."""
-        value = self.raw(name)
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            raise SettingsError(f"{name} must be a string, got {value!r}")
-        return value
+        return self._optional_string(name, self.raw(name), "a string")
 
     def optional_path(self, name: str) -> str | None:
         """A file path (a string or ``pathlib.Path``); ``None`` when not set or empty."""
         value = self.raw(name)
-        if isinstance(value, os.PathLike):
-            value = os.fspath(value)
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            raise SettingsError(f"{name} must be a file path, got {value!r}")
-        return value
+        return self._optional_string(name, os.fspath(value) if isinstance(value, os.PathLike) else value, "a file path")
 
     def number(self, name: str, default: float, *, minimum: float, above: bool = False) -> float:
         """A finite number, at least ``minimum`` (greater than it with ``above``)."""
@@ -178,6 +167,14 @@ class SettingsReader:
         if isinstance(value, kinds):
             return list(value)
         raise SettingsError(f"{name} must be a list of {what} or a comma-separated string, got {value!r}")
+
+    @staticmethod
+    def _optional_string(name: str, value: Any, description: str) -> str | None:
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be {description}, got {value!r}")
+        return value
 
     @staticmethod
     def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
