@@ -77,12 +77,12 @@ class SettingsReader:
 
     def optional_text(self, name: str) -> str | None:
         """A string; ``None`` when not set or empty."""
-        return _optional_string(name, self.raw(name), "a string")
+        return self._optional_string(name, self.raw(name), "a string")
 
     def optional_path(self, name: str) -> str | None:
         """A file path (a string or ``pathlib.Path``); ``None`` when not set or empty."""
         value = self.raw(name)
-        return _optional_string(name, os.fspath(value) if isinstance(value, os.PathLike) else value, "a file path")
+        return self._optional_string(name, os.fspath(value) if isinstance(value, os.PathLike) else value, "a file path")
 
     def number(self, name: str, default: float, *, minimum: float, above: bool = False) -> float:
         """A finite number, at least ``minimum`` (greater than it with ``above``)."""
@@ -167,6 +167,14 @@ class SettingsReader:
         if isinstance(value, kinds):
             return list(value)
         raise SettingsError(f"{name} must be a list of {what} or a comma-separated string, got {value!r}")
+
+    @staticmethod
+    def _optional_string(name: str, value: Any, description: str) -> str | None:
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be {description}, got {value!r}")
+        return value
 
     @staticmethod
     def _parse(name: str, value: Any, kind: type[_Number], description: str) -> _Number:
@@ -275,12 +283,3 @@ def number(minimum: float, *, above: bool = False) -> Read:
 def integer(minimum: int) -> Read:
     """A whole number, at least ``minimum``."""
     return lambda reader, name, default: reader.integer(name, default, minimum=minimum)
-
-
-def _optional_string(name: str, value: Any, kind: str) -> str | None:
-    """``value`` when it is a non-empty string, ``None`` when unset or empty; else one line naming ``name``."""
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise SettingsError(f"{name} must be {kind}, got {value!r}")
-    return value
