@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.cli.test_scrapy_robots import scrapy_command
+from tests.project import in_example_project
 from tests.sites import Sites, text
 
 SCRIPT = str(Path(sys.executable).parent / "scrapy-robots")
@@ -25,7 +25,7 @@ def last_line(completed: subprocess.CompletedProcess[str]) -> str:
 def test_a_misspelt_setting_is_warned_about_as_a_crawl_does(sites: Sites) -> None:
     site = sites.start({"/robots.txt": text(ROBOTS)})
 
-    completed = scrapy_command("robots", "check", f"{site.url}/x/1", "-s", "REP_MATCHNIG=legacy")
+    completed = in_example_project("robots", "check", f"{site.url}/x/1", "-s", "REP_MATCHNIG=legacy")
 
     assert completed.returncode == 1, completed.stderr
     assert (
