@@ -11,6 +11,13 @@ def body_hash(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
+def numbered_lines(body: bytes) -> list[str]:
+    """A stored body's lines as written, counted as the parser counts them (LF, CR and CRLF each end
+    one; a byte order mark is not text), so ``lines[n - 1]`` is the line a rule's number names."""
+    text = body.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 class BodyStore:
     """``<directory>/<sha256>.txt``, the bytes as received (before any decoding to text).
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scrapy_robots_rep.audit.bodies import numbered_lines
 from scrapy_robots_rep.audit.files import HEADER_START, ROBOTS_DIR
 from scrapy_robots_rep.audit.times import parse_rfc3339
 
@@ -138,8 +139,7 @@ def _quote(path: Path, number: int) -> str | None:
 
     Lines are counted as the parser counts them: LF, CR and CRLF each end one.
     """
-    text = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = numbered_lines(path.read_bytes())
     return lines[number - 1] if 1 <= number <= len(lines) else None
 
 

@@ -19,6 +19,7 @@ from sys import intern
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+from scrapy_robots_rep.audit.bodies import numbered_lines
 from scrapy_robots_rep.audit.files import ROBOTS_DIR
 from scrapy_robots_rep.audit.reader import AuditDirectory
 from scrapy_robots_rep.core.robots import RobotsTxt
@@ -307,8 +308,7 @@ def _read_body(version: Version, path: Path, agent: str, matching: str) -> None:
         rules = RobotsTxt.parse(body).for_agent(agent)
     version.group = list(rules.group)
     kinds = {rule.line: "allow" if rule.allow else "disallow" for rule in rules.rules()}
-    text = body.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    numbered = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    numbered = numbered_lines(body)
     if numbered and numbered[-1] == "":
         numbered.pop()
     for number, line in enumerate(numbered, 1):
