@@ -99,7 +99,9 @@ class RobotsFetcher:
         """Fetch ``origin``'s robots.txt; conditional when ``validators`` are given."""
         if self._slots is None:
             return await self._fetch(origin, validators)
-        await maybe_deferred_to_future(self._slots.acquire())
+        acquired = self._slots.acquire()
+        if not acquired.called:  # a free slot is taken at once, without a turn of the event loop
+            await maybe_deferred_to_future(acquired)
         try:
             return await self._fetch(origin, validators)
         finally:
