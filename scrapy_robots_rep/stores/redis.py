@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import os
 import socket
@@ -21,11 +22,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 try:
     from redis import Redis as SyncRedis
-    from redis.asyncio import BlockingConnectionPool, Redis
+    from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
     from redis.asyncio.client import PubSub
+    from redis.asyncio.cluster import RedisCluster
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
-    from redis.exceptions import RedisError
+    from redis.cluster import RedisCluster as SyncRedisCluster
+    from redis.exceptions import RedisClusterException, RedisError
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
@@ -55,7 +58,8 @@ CLOSE_WAIT = 10.0
 """Seconds ``close`` waits at most for Redis to take the records made while it was away."""
 
 MAX_CONNECTIONS = 32
-"""Connections per process; a call waits for a free one (a burst of origins is no outage)."""
+"""Connections per process (on a cluster, per node); a call waits for a free one (a burst of
+origins is no outage)."""
 
 IGNORED_PARAMS = ("decode_responses", "redis_cls", "connection_pool")
 """Client options of ``REP_REDIS_PARAMS``/``REDIS_PARAMS`` the store does not take: records are
@@ -93,7 +97,7 @@ class RedisStore(SharedStore):
 
     def __init__(
         self,
-        client: Redis,
+        client: Redis | RedisCluster,
         *,
         scope: Scope,
         stats: StatsCollector,
@@ -120,6 +124,11 @@ class RedisStore(SharedStore):
         self._renewals: dict[str, asyncio.Task[None]] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._listen_attempts = 0
+        self._in_flight = asyncio.Semaphore(MAX_CONNECTIONS)
+        self._cluster = client if isinstance(client, RedisCluster) else None
+        self._cluster_known = False
+        self._cluster_lock = asyncio.Lock()
         self._unsynced: OrderedDict[str, CacheRecord] = OrderedDict()
         self._resync: asyncio.Task[None] | None = None
         self._retry_at = 0.0
@@ -135,7 +144,6 @@ class RedisStore(SharedStore):
         source = settings.source("redis_url")
         options: dict[str, Any] = {
             "max_connections": MAX_CONNECTIONS,
-            "timeout": None,
             "socket_timeout": timeout,
             "socket_connect_timeout": timeout,
             "retry": Retry(NoBackoff(), 1),
@@ -144,20 +152,22 @@ class RedisStore(SharedStore):
         for ours in IGNORED_PARAMS:
             options.pop(ours, None)
         shown = _without_password(url)
+        setting = source or "REP_REDIS_URL"
         try:
-            pool = BlockingConnectionPool.from_url(url, **options)
+            pool = BlockingConnectionPool.from_url(url, **{"timeout": None, **options})
         except ValueError as error:
             reason = str(error).replace(url, shown)
-            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({reason}): {shown!r}") from None
-        _check_server(url, options, f"{source or 'REP_REDIS_URL'} {shown}")
+            raise SettingsError(f"{setting} is not a Redis URL ({reason}): {shown!r}") from None
+        cluster = _check_server(url, options, f"{setting} {shown}")
+        client = _cluster_client(url, options, f"{setting} {shown}") if cluster else Redis(connection_pool=pool)
         return cls(
-            Redis(connection_pool=pool),
+            client,
             scope=Scope.of(settings),
             stats=crawler.stats,
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
-            where=f"{shown} (from {source or 'the default'})",
+            where=f"{shown} ({'a Redis Cluster, ' if cluster else ''}from {source or 'the default'})",
         )
 
     @property
@@ -287,13 +297,13 @@ class RedisStore(SharedStore):
         return compact.unpack(data) if isinstance(data, bytes) else data
 
     def _record_key(self, origin: str) -> str:
-        return f"{self._prefix}origin:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}"
 
     def _lock_key(self, origin: str) -> str:
-        return f"{self._prefix}lock:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:lock"
 
     def _pace_key(self, origin: str) -> str:
-        return f"{self._prefix}pace:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:pace"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
         """Store ``record``; ``False`` when Redis kept a newer one instead."""
@@ -334,17 +344,31 @@ class RedisStore(SharedStore):
     async def _listen(self) -> None:
         """Wake this process's waiters when any process announces a stored record."""
         while not self._closing:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub: PubSub | None = None
             try:
+                pubsub = await self._subscriber()
                 await pubsub.subscribe(self._channel)
                 await self._dispatch(pubsub)
-            except (OSError, RedisError) as error:
+            except REDIS_ERRORS as error:
                 self._note_failure(error)
+                self._listen_attempts += 1
             finally:
-                close: Callable[[], Awaitable[None]] = pubsub.aclose  # redis-py leaves it untyped
-                await close()
+                if pubsub is not None:
+                    close: Callable[[], Awaitable[None]] = pubsub.aclose  # redis-py leaves it untyped
+                    await close()
             if not self._closing:
                 await asyncio.sleep(RETRY_INTERVAL)
+
+    async def _subscriber(self) -> PubSub:
+        """A pub/sub connection. On a cluster, to one node (a record's announcement, a classic
+        ``PUBLISH``, reaches every node), the next one after each failure."""
+        if self._cluster is None:
+            return self._client.pubsub(ignore_subscribe_messages=True)
+        await self._know_cluster()
+        nodes = self._cluster.get_nodes()
+        node = nodes[self._listen_attempts % len(nodes)]
+        pool = ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
+        return PubSub(pool, ignore_subscribe_messages=True)
 
     async def _dispatch(self, pubsub: PubSub) -> None:
         while not self._closing:
@@ -360,15 +384,29 @@ class RedisStore(SharedStore):
         if self._failing and time.monotonic() < self._retry_at:
             return fallback
         try:
-            result = await call()
-        except (OSError, RedisError) as error:
+            async with self._in_flight:
+                await self._know_cluster()
+                result = await call()
+        except REDIS_ERRORS as error:
             self._note_failure(error)
             return fallback
         self._note_success()
         return result
 
+    async def _know_cluster(self) -> None:
+        """On a cluster, learn its nodes and slots before the first command, and again after a
+        failure, one call at a time: redis-py's client, learning them in each of a burst of
+        commands at once, closes connections other commands are using."""
+        if self._cluster is None or self._cluster_known:
+            return
+        async with self._cluster_lock:
+            if not self._cluster_known:
+                await self._cluster.initialize()
+                self._cluster_known = True
+
     def _note_failure(self, error: BaseException) -> None:
         self.count("errors")
+        self._cluster_known = False
         self._retry_at = time.monotonic() + RETRY_INTERVAL
         if self._failing:
             return
@@ -406,6 +444,9 @@ class RedisStore(SharedStore):
             await asyncio.sleep(max(self._retry_at - time.monotonic(), 0.0) + 0.01)
 
 
+REDIS_ERRORS = (OSError, RedisError, RedisClusterException)
+"""What a failing or unreachable Redis raises (the cluster client's "cannot be connected" is no ``RedisError``)."""
+
 SUPPORTED = {"redis": (6, 2), "valkey": (7, 2)}
 """The oldest server of each kind the store's scripts run on (``ZADD GT``, ``TIME`` in scripts)."""
 
@@ -425,18 +466,48 @@ def unsupported_server(info: Mapping[str, object]) -> str | None:
     return f"runs {name} {found or '(no version in INFO)'}; RedisStore needs {name} {needed[0]}.{needed[1]} or later"
 
 
-def _check_server(url: str, options: Mapping[str, object], where: str) -> None:
-    """One start-up look at the server: an unsupported one is a start-up error (one that does not
-    answer yet is not: the store waits for it as for any outage)."""
+def _check_server(url: str, options: Mapping[str, object], where: str) -> bool:
+    """One start-up look at the server: whether it is a node of a Redis Cluster (``INFO cluster``).
+    An unsupported server (on a cluster: any node) is a start-up error; one that does not answer
+    yet is not (the store waits for it as for any outage), and is taken as standalone."""
     plain = {key: value for key, value in options.items() if key not in ("max_connections", "timeout", "retry")}
     try:
         with SyncRedis.from_url(url, **plain) as client:
-            info = client.info("server")
-    except (OSError, RedisError):
-        return
-    reason = unsupported_server(info)
-    if reason is not None:
-        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {reason}")
+            infos = {"": client.info("server")}
+            cluster = client.info("cluster").get("cluster_enabled") == 1
+        if cluster:
+            with SyncRedisCluster.from_url(url, **plain) as nodes:
+                infos = nodes.info("server", target_nodes=SyncRedisCluster.ALL_NODES)
+    except REDIS_ERRORS:
+        return False
+    for node, info in sorted(infos.items()):
+        reason = unsupported_server(info)
+        if reason is not None:
+            which = f"cluster node {node} " if node else ""
+            raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {which}{reason}")
+    return bool(cluster)
+
+
+def _cluster_client(url: str, options: Mapping[str, object], where: str) -> RedisCluster:
+    """redis-py's cluster client, starting from the node ``url`` names, with the store's options
+    (``max_connections`` per node; the store also bounds the commands it has in flight).
+
+    It speaks RESP2 unless told otherwise: redis-py 8.1's asyncio cluster client on RESP3 (its
+    default) fails one command in ten when a burst opens connections to a node at once."""
+    taken = inspect.signature(RedisCluster.__init__).parameters
+    options = {"protocol": 2, **options}
+    left_out = sorted(name for name in options if name not in taken)
+    if left_out:
+        logger.warning(
+            "The Redis of REP_CACHE_BACKEND (%s) is a Redis Cluster, whose client does not take the option(s) %s: "
+            "left out",
+            where,
+            ", ".join(left_out),
+        )
+    try:
+        return RedisCluster.from_url(url, **{name: value for name, value in options.items() if name in taken})
+    except RedisClusterException as error:
+        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) is a Redis Cluster node: {error}") from None
 
 
 def _without_password(url: str) -> str:

@@ -25,10 +25,11 @@ from scrapy_robots_rep.stores.redis import RedisStore
 from tests.redis.server import RedisServer, ServerKind, started_kind
 from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
+from tests.waiting import until as _until
 
 SCOPE = "testbot/rfc9309/rfc9309"
-RECORD_KEY = f"rep:origin:{SCOPE}:{ORIGIN}"
-LOCK_KEY = f"rep:lock:{SCOPE}:{ORIGIN}"
+RECORD_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}"
+LOCK_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}:lock"
 
 
 class TestRedisStore(StoreContract):
@@ -44,9 +45,7 @@ class TestRedisStore(StoreContract):
     def plant(self, redis_server: RedisServer) -> Planter:
         def plant(store: SharedStore, origin: str, text: str) -> None:
             with redis_server.client() as client:
-                client.hset(
-                    f"rep:origin:{store.key(origin)}", mapping={"record": text, "fetched_at": 0, "expires_at": 0}
-                )
+                client.hset(f"rep:{{{store.key(origin)}}}", mapping={"record": text, "fetched_at": 0, "expires_at": 0})
 
         return plant
 
@@ -75,7 +74,7 @@ async def test_a_record_is_packed_json_in_a_scoped_key_living_past_its_freshness
     stored = record(lifetime=60)
     await writer.store.store(ORIGIN, stored)
     with redis_server.client() as client:
-        assert client.keys("rep:origin:*") == [RECORD_KEY.encode()]
+        assert client.keys("rep:*") == [RECORD_KEY.encode()]
         raw = client.hget(RECORD_KEY, "record")
         assert json.loads(compact.unpack(raw)) == stored.to_dict()
         assert len(raw) < len(SharedStore.encode(stored)) / 2, "kept deflated"
@@ -282,14 +281,6 @@ def test_without_the_redis_client_the_error_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "ImportError: scrapy_robots_rep.RedisStore needs the redis client: pip install redis" in result.stderr
-
-
-async def _until(condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
-    """Poll ``condition`` on the loop until it holds; fail naming ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        await asyncio.sleep(0.05)
 
 
 def _missing(server: RedisServer) -> bool:
