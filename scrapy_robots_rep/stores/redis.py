@@ -490,12 +490,8 @@ def _check_server(url: str, options: Mapping[str, object], where: str) -> bool:
 
 def _cluster_client(url: str, options: Mapping[str, object], where: str) -> RedisCluster:
     """redis-py's cluster client, starting from the node ``url`` names, with the store's options
-    (``max_connections`` per node; the store also bounds the commands it has in flight).
-
-    It speaks RESP2 unless told otherwise: redis-py 8.1's asyncio cluster client on RESP3 (its
-    default) fails one command in ten when a burst opens connections to a node at once."""
+    (``max_connections`` per node; the store also bounds the commands it has in flight)."""
     taken = inspect.signature(RedisCluster.__init__).parameters
-    options = {"protocol": 2, **options}
     left_out = sorted(name for name in options if name not in taken)
     if left_out:
         logger.warning(
