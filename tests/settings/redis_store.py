@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.redis.server import RedisServer
+from tests.redis.server import AnyServer, RedisServer
 
 REDIS_BACKEND = "scrapy_robots_rep.RedisStore"
 """``REP_CACHE_BACKEND`` of the shared Redis store."""
 
 
-def shared_cache(server: RedisServer) -> dict[str, Any]:
+def shared_cache(server: AnyServer) -> dict[str, Any]:
     """Settings that share robots.txt records through ``server``."""
     return {"REP_CACHE_BACKEND": REDIS_BACKEND, "REP_REDIS_URL": server.url}
 
