@@ -28,7 +28,7 @@ try:
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
     from redis.cluster import RedisCluster as SyncRedisCluster
-    from redis.exceptions import RedisClusterException, RedisError
+    from redis.exceptions import AskError, MovedError, RedisClusterException, RedisError
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
@@ -105,9 +105,9 @@ class RedisStore(SharedStore):
         lock_timeout: float,
         keep_after_expiry: float,
         where: str = "",
+        cluster_client: Callable[[], RedisCluster] | None = None,
     ) -> None:
         super().__init__(scope=scope, stats=stats)
-        self._client = client
         self._prefix = prefix
         self._lock_ms = max(1, round(lock_timeout * 1000))
         self._keep_after_expiry = keep_after_expiry
@@ -115,20 +115,18 @@ class RedisStore(SharedStore):
         self._token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.where = where
         """Which Redis, and from which setting, for the start-up line."""
-        self._store_script = client.register_script(redis_scripts.STORE)
-        self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
-        self._release_script = client.register_script(redis_scripts.RELEASE)
-        self._renew_script = client.register_script(redis_scripts.RENEW)
-        self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
-        self._free_script = client.register_script(redis_scripts.FREE_SLOT)
+        self._use(client)
+        self._cluster_client = cluster_client
+        """Makes the cluster client when the server did not answer at start (a ``MOVED`` reply then
+        says that it is a cluster node); ``None`` once the kind of server is known."""
         self._renewals: dict[str, asyncio.Task[None]] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listen_attempts = 0
         self._in_flight = asyncio.Semaphore(MAX_CONNECTIONS)
-        self._cluster = client if isinstance(client, RedisCluster) else None
-        self._cluster_known = False
         self._cluster_lock = asyncio.Lock()
+        self._retired: Redis | None = None
+        """The standalone client a cluster client replaced (the listener may still use it), closed at close."""
         self._unsynced: OrderedDict[str, CacheRecord] = OrderedDict()
         self._resync: asyncio.Task[None] | None = None
         self._retry_at = 0.0
@@ -159,15 +157,16 @@ class RedisStore(SharedStore):
             reason = str(error).replace(url, shown)
             raise SettingsError(f"{setting} is not a Redis URL ({reason}): {shown!r}") from None
         cluster = _check_server(url, options, f"{setting} {shown}")
-        client = _cluster_client(url, options, f"{setting} {shown}") if cluster else Redis(connection_pool=pool)
+        cluster_client = functools.partial(_cluster_client, url, options, f"{setting} {shown}")
         return cls(
-            client,
+            cluster_client() if cluster else Redis(connection_pool=pool),
             scope=Scope.of(settings),
             stats=crawler.stats,
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
             where=f"{shown} ({'a Redis Cluster, ' if cluster else ''}from {source or 'the default'})",
+            cluster_client=cluster_client if cluster is None else None,
         )
 
     @property
@@ -291,10 +290,24 @@ class RedisStore(SharedStore):
             # redis-py may absorb a cancellation in a pub/sub read; the loops also stop on _closing.
             await asyncio.wait(tasks, timeout=POLL_INTERVAL + 1)
         await self._client.aclose()
+        if self._retired is not None:
+            await self._retired.aclose()
 
     def unpack(self, data: str | bytes) -> str | bytes:
         """Records are kept packed (``stores/compact.py``)."""
         return compact.unpack(data) if isinstance(data, bytes) else data
+
+    def _use(self, client: Redis | RedisCluster) -> None:
+        """Talk to Redis through ``client`` (its own copies of the scripts)."""
+        self._client = client
+        self._cluster = client if isinstance(client, RedisCluster) else None
+        self._cluster_known = False
+        self._store_script = client.register_script(redis_scripts.STORE)
+        self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
+        self._release_script = client.register_script(redis_scripts.RELEASE)
+        self._renew_script = client.register_script(redis_scripts.RENEW)
+        self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
+        self._free_script = client.register_script(redis_scripts.FREE_SLOT)
 
     def _record_key(self, origin: str) -> str:
         return f"{self._prefix}{{{self.key(origin)}}}"
@@ -388,10 +401,25 @@ class RedisStore(SharedStore):
                 await self._know_cluster()
                 result = await call()
         except REDIS_ERRORS as error:
+            if isinstance(error, (MovedError, AskError)) and self._cluster_client is not None:
+                self._become_cluster()
+                return await self._guarded(call, fallback)
             self._note_failure(error)
             return fallback
         self._note_success()
         return result
+
+    def _become_cluster(self) -> None:
+        """The server, which did not answer at start, is a node of a Redis Cluster: from now on,
+        redis-py's cluster client."""
+        assert self._cluster_client is not None
+        standalone = self._client
+        assert isinstance(standalone, Redis)
+        self._use(self._cluster_client())
+        self._cluster_client = None
+        self.where = self.where.replace(" (from ", " (a Redis Cluster, from ", 1)
+        logger.info("RedisStore at %s: a node of a Redis Cluster; following its redirections", self.where)
+        self._retired = standalone
 
     async def _know_cluster(self) -> None:
         """On a cluster, learn its nodes and slots before the first command, and again after a
@@ -466,10 +494,10 @@ def unsupported_server(info: Mapping[str, object]) -> str | None:
     return f"runs {name} {found or '(no version in INFO)'}; RedisStore needs {name} {needed[0]}.{needed[1]} or later"
 
 
-def _check_server(url: str, options: Mapping[str, object], where: str) -> bool:
-    """One start-up look at the server: whether it is a node of a Redis Cluster (``INFO cluster``).
-    An unsupported server (on a cluster: any node) is a start-up error; one that does not answer
-    yet is not (the store waits for it as for any outage), and is taken as standalone."""
+def _check_server(url: str, options: Mapping[str, object], where: str) -> bool | None:
+    """One start-up look at the server: whether it is a node of a Redis Cluster (``INFO cluster``),
+    ``None`` when it does not answer yet (the store waits for it as for any outage). An unsupported
+    server (on a cluster: any node) is a start-up error."""
     plain = {key: value for key, value in options.items() if key not in ("max_connections", "timeout", "retry")}
     try:
         with SyncRedis.from_url(url, **plain) as client:
@@ -479,7 +507,7 @@ def _check_server(url: str, options: Mapping[str, object], where: str) -> bool:
             with SyncRedisCluster.from_url(url, **plain) as nodes:
                 infos = nodes.info("server", target_nodes=SyncRedisCluster.ALL_NODES)
     except REDIS_ERRORS:
-        return False
+        return None
     for node, info in sorted(infos.items()):
         reason = unsupported_server(info)
         if reason is not None:

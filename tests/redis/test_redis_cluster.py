@@ -154,6 +154,27 @@ async def test_the_listener_moves_to_another_node_when_its_node_fails(
         wait_until(lambda: cluster_server.ok, 30, "the restarted node rejoined the cluster")
 
 
+@on_asyncio
+async def test_a_node_that_did_not_answer_at_start_is_found_a_cluster_by_its_first_redirection(
+    open_store, cluster_server: ClusterServer
+) -> None:
+    named = cluster_server.nodes[0]
+    named.stop()
+    try:
+        process = open_store()
+        assert "a Redis Cluster" not in process.store.description, "not known at start"
+    finally:
+        named.start()
+        wait_until(lambda: cluster_server.ok, 30, "the restarted node rejoined the cluster")
+    origin = origin_away_from(cluster_server, named.port)
+    stored = record(lifetime=60)
+    await process.store.store(origin, stored)
+    loaded = await process.store.load(origin)
+    assert loaded is not None and loaded.to_dict() == stored.to_dict()
+    assert "a Redis Cluster" in process.store.description
+    assert (process.stat("stores"), process.stat("outages"), process.stat("errors")) == (1, 0, 0)
+
+
 def test_a_cluster_node_older_than_needed_is_a_start_up_error(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cluster being upgraded: the node the URL names runs Redis 7, another Redis 6.2."""
     monkeypatch.setitem(redis_store.SUPPORTED, "redis", (7, 0))
