@@ -3,19 +3,20 @@
 The error still fails the crawl, so that ``scrapy crawl`` exits with status 1; only the second
 report, with a traceback, is kept back. It comes from one of two places:
 
-- Scrapy 2.14 on runs a crawl as an asyncio task, and asyncio logs a task's exception that no one
-  retrieved (``Task exception was never retrieved``);
-- Scrapy 2.13 runs it in Twisted's ``@inlineCallbacks``, whose Deferred keeps the failure (``scrapy
-  crawl`` reads it for the exit status) and which Twisted logs when that Deferred is
-  garbage-collected (``Unhandled error in Deferred``).
+- a crawl run as an asyncio task (Scrapy 2.14 on, on the asyncio reactor): asyncio logs a task's
+  exception that no one retrieved (``Task exception was never retrieved``);
+- a crawl run in Twisted's ``@inlineCallbacks`` (Scrapy 2.13; later ones on another reactor): the
+  Deferred keeps the failure (Scrapy reads it for the exit status), and Twisted logs it when that
+  Deferred is garbage-collected (``Unhandled error in Deferred``).
 
-Only the failure wrapping this very error goes unreported; any other stays as loud as before.
+Only a failure wrapping this very error goes unreported; any other stays as loud as before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from twisted.internet import defer
@@ -30,13 +31,11 @@ def said_once(error: BaseException) -> None:
     """Keep ``error``, just logged, from being reported again when the crawl that it fails ends."""
     try:
         task = asyncio.current_task()
-    except RuntimeError:  # no running event loop: a crawl run by Twisted Deferreds (Scrapy 2.13)
+    except RuntimeError:  # no running event loop
         task = None
     if task is not None:
         task.add_done_callback(_retrieve)
-        return
-    deferred = _inline_callbacks_deferred(sys._getframe(1))
-    if deferred is not None:
+    for deferred in _inline_callbacks_deferreds(sys._getframe(1)):
         deferred._debugInfo = _QuietAbout(error, deferred._debugInfo)
 
 
@@ -46,16 +45,17 @@ def _retrieve(task: asyncio.Task[object]) -> None:
         task.exception()
 
 
-def _inline_callbacks_deferred(frame: FrameType | None) -> Deferred[object] | None:
-    """The Deferred of the innermost ``@inlineCallbacks`` call running ``frame``: it fails with an
-    exception raised there. Twisted's ``_inlineCallbacks(result, gen, status, context)`` runs the
-    generator and keeps that Deferred as ``status.deferred`` (Twisted 18.7 on); None elsewhere."""
+def _inline_callbacks_deferreds(frame: FrameType | None) -> Iterator[Deferred[object]]:
+    """The Deferreds of the ``@inlineCallbacks`` calls running ``frame``, innermost first: each fails
+    with an exception raised here that its generator lets through (as ``Crawler.crawl`` and Scrapy's
+    ``CrawlerRunner._crawl`` do). Twisted's ``_inlineCallbacks(result, gen, status, context)`` runs a
+    generator and keeps its Deferred as ``status.deferred`` (Twisted 18.7 on)."""
     while frame is not None:
         if frame.f_code is defer._inlineCallbacks.__code__:
-            deferred: Deferred[object] | None = getattr(frame.f_locals.get("status"), "deferred", None)
-            return deferred
+            deferred = getattr(frame.f_locals.get("status"), "deferred", None)
+            if isinstance(deferred, defer.Deferred):
+                yield deferred
         frame = frame.f_back
-    return None
 
 
 class _QuietAbout(defer.DebugInfo):

@@ -13,6 +13,9 @@ from tests.sites import Sites, text
 BY_HAND = 'ADDONS = {}\nDOWNLOADER_MIDDLEWARES = {"scrapy_robots_rep.RobotsMiddleware": 100}\nROBOTSTXT_OBEY = False'
 """The middleware enabled by hand, without the add-on, as the README shows it."""
 
+TWISTED_REACTOR = 'TWISTED_REACTOR = "twisted.internet.selectreactor.SelectReactor"'
+"""A reactor of Twisted's own: Scrapy 2.14 on then runs the crawl in Deferreds, as 2.13 always does."""
+
 ROBOTS = "User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\n"
 """``/shop/catalog/books`` is allowed in rfc9309 matching (longest match), disallowed in legacy (first match)."""
 
@@ -68,6 +71,10 @@ def test_a_misspelt_setting_is_warned_about_with_the_setting_meant(sites: Sites,
             "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'foo'",
         ),
         ('REP_SIGNATURE_AGENT = "https://bot.example"', "REP_SIGNING_KEY and REP_SIGNATURE_AGENT go together"),
+        (
+            f'{TWISTED_REACTOR}\nREP_FETCH_TIMEOUT = "abc"',
+            "REP_FETCH_TIMEOUT must be a number of seconds, got 'abc'",
+        ),
     ],
     ids=[
         "backend module",
@@ -80,6 +87,7 @@ def test_a_misspelt_setting_is_warned_about_with_the_setting_meant(sites: Sites,
         "no redis",
         "middleware by hand",
         "signing",
+        "twisted reactor",
     ],
 )
 def test_a_start_up_error_is_one_log_line_naming_its_setting(sites: Sites, tmp_path, setting, message) -> None:
