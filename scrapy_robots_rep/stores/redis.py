@@ -287,13 +287,13 @@ class RedisStore(SharedStore):
         return compact.unpack(data) if isinstance(data, bytes) else data
 
     def _record_key(self, origin: str) -> str:
-        return f"{self._prefix}origin:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}"
 
     def _lock_key(self, origin: str) -> str:
-        return f"{self._prefix}lock:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:lock"
 
     def _pace_key(self, origin: str) -> str:
-        return f"{self._prefix}pace:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:pace"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
         """Store ``record``; ``False`` when Redis kept a newer one instead."""

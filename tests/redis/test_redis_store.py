@@ -27,8 +27,8 @@ from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, recor
 from tests.stores.on_asyncio import on_asyncio, run
 
 SCOPE = "testbot/rfc9309/rfc9309"
-RECORD_KEY = f"rep:origin:{SCOPE}:{ORIGIN}"
-LOCK_KEY = f"rep:lock:{SCOPE}:{ORIGIN}"
+RECORD_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}"
+LOCK_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}:lock"
 
 
 class TestRedisStore(StoreContract):
@@ -44,9 +44,7 @@ class TestRedisStore(StoreContract):
     def plant(self, redis_server: RedisServer) -> Planter:
         def plant(store: SharedStore, origin: str, text: str) -> None:
             with redis_server.client() as client:
-                client.hset(
-                    f"rep:origin:{store.key(origin)}", mapping={"record": text, "fetched_at": 0, "expires_at": 0}
-                )
+                client.hset(f"rep:{{{store.key(origin)}}}", mapping={"record": text, "fetched_at": 0, "expires_at": 0})
 
         return plant
 
@@ -75,7 +73,7 @@ async def test_a_record_is_packed_json_in_a_scoped_key_living_past_its_freshness
     stored = record(lifetime=60)
     await writer.store.store(ORIGIN, stored)
     with redis_server.client() as client:
-        assert client.keys("rep:origin:*") == [RECORD_KEY.encode()]
+        assert client.keys("rep:{*}") == [RECORD_KEY.encode()]
         raw = client.hget(RECORD_KEY, "record")
         assert json.loads(compact.unpack(raw)) == stored.to_dict()
         assert len(raw) < len(SharedStore.encode(stored)) / 2, "kept deflated"

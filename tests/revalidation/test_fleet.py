@@ -63,7 +63,7 @@ async def test_a_second_worker_revalidates_the_first_workers_record(
         "REP_CACHE_TTL_MIN": 0,
         "RETRY_ENABLED": False,
     }
-    key = f"rep:origin:{AGENT}/rfc9309/rfc9309:{url}"
+    key = f"rep:{{{AGENT}/rfc9309/rfc9309:{url}}}"
 
     def shared(field: str) -> float:
         with redis_server.client() as client:
