@@ -87,6 +87,10 @@ class RedisStore(SharedStore):
     Besides records, the store paces the fleet's downloads of origins with a Crawl-delay
     (:meth:`reserve_slot`, :meth:`free_slot`).
 
+    The records it is given and returns have their times on ``clock`` (``time.time``, this
+    process's clock); between processes Redis's clock decides which record is newer and whether
+    one is fresh, so the fleet's machines need not agree on the time.
+
     When Redis fails or is slow, each method answers as if this process were alone (no
     record, fetch it yourself, storing does nothing), one warning is logged per outage,
     and Redis is tried again every second; records stored meanwhile are written when it
