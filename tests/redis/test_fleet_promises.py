@@ -18,6 +18,7 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra
 
 from scrapy_robots_rep.stores import SharedStore
 from scrapy_robots_rep.stores.redis import RedisStore
+from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Site, Sites, text
@@ -242,6 +243,6 @@ def _stored(client, keys):
 
     reader = RedisStore.from_crawler(get_crawler(settings_dict={"REP_REDIS_URL": "redis://127.0.0.1:1/0"}))
     for key in keys:
-        record = reader.decode(key.decode(), client.hget(key, "record"))
+        record = reader.decode(key.decode(), client.get(key)[RECORD_HEADER.size :])
         assert record is not None
         yield record

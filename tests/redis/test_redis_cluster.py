@@ -57,9 +57,9 @@ def origin_away_from(cluster_server: ClusterServer, port: int) -> str:
 
 
 def record_reads(node: RedisServer) -> int:
-    """Record reads ``node`` has answered (``HGET`` calls)."""
+    """Record reads ``node`` has answered (``GET`` calls, from the script that reads a record)."""
     with node.client() as client:
-        return int(client.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+        return int(client.info("commandstats").get("cmdstat_get", {}).get("calls", 0))
 
 
 def subscribers(node: RedisServer) -> int:

@@ -1,6 +1,7 @@
 """What the shared store costs per request, as Redis saw it (``MONITOR``, on a cluster on every node):
 no round trip for a request to an origin without a Crawl-delay, two (take the origin's slot, free
-it) with a delay, standalone or on a Redis Cluster."""
+it) with a delay, on each server kind a fleet runs on (Redis 7, Redis 6.2, Valkey, TLS with an ACL
+user, a Redis Cluster)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest_twisted
 import redis
 
 from tests.crawling import crawl
-from tests.redis.server import AnyServer, ClusterServer, RedisServer
+from tests.redis.server import AnyServer, ClusterServer, RedisServer, ServerKind
 from tests.settings.redis_store import shared_cache
 from tests.sites import Sites, text
 
@@ -78,7 +79,9 @@ async def round_trips(server: AnyServer, sites: Sites, robots: str, pages: int) 
     return len([command for command in commands if not command.startswith(("HELLO", "CLIENT SETINFO", "SCRIPT LOAD"))])
 
 
-@pytest.mark.parametrize("kind", ["standalone", "cluster"])
+@pytest.mark.parametrize(
+    "_server_of_each_kind", list(ServerKind), ids=[kind.value for kind in ServerKind], indirect=True
+)
 @pytest.mark.parametrize(
     ("robots", "per_request"),
     [("User-agent: *\nDisallow: /private\n", 0), ("User-agent: *\nCrawl-delay: 0.2\n", 2)],
@@ -86,9 +89,9 @@ async def round_trips(server: AnyServer, sites: Sites, robots: str, pages: int) 
 )
 @pytest_twisted.ensureDeferred
 async def test_redis_round_trips_per_request(
-    sites: Sites, request: pytest.FixtureRequest, kind: str, robots: str, per_request: int
+    sites: Sites, server_of_each_kind: AnyServer, robots: str, per_request: int
 ) -> None:
-    server = request.getfixturevalue("redis_server" if kind == "standalone" else "cluster_server")
+    server = server_of_each_kind
     await round_trips(server, sites, robots, FEW)  # the first crawl also loads the store's scripts
     few = await round_trips(server, sites, robots, FEW)
     many = await round_trips(server, sites, robots, MANY)

@@ -11,8 +11,8 @@ REDIS_BACKEND = "scrapy_robots_rep.RedisStore"
 
 
 def shared_cache(server: AnyServer) -> dict[str, Any]:
-    """Settings that share robots.txt records through ``server``."""
-    return {"REP_CACHE_BACKEND": REDIS_BACKEND, "REP_REDIS_URL": server.url}
+    """Settings that share robots.txt records through ``server`` (with its client options: a CA...)."""
+    return {"REP_CACHE_BACKEND": REDIS_BACKEND, "REP_REDIS_URL": server.url, "REP_REDIS_PARAMS": server.client_params}
 
 
 def redis_queue(server: RedisServer) -> dict[str, Any]:
