@@ -425,25 +425,29 @@ class RedisStore(SharedStore):
                 await self._know_cluster()
                 result = await call()
         except REDIS_ERRORS as error:
-            if isinstance(error, (MovedError, AskError)) and self._cluster_client is not None:
-                self._become_cluster()
+            if isinstance(error, (MovedError, AskError)) and self._become_cluster():
                 return await self._guarded(call, fallback)
             self._note_failure(error)
             return fallback
         self._note_success()
         return result
 
-    def _become_cluster(self) -> None:
-        """The server, which did not answer at start, is a node of a Redis Cluster: from now on,
-        redis-py's cluster client."""
-        assert self._cluster_client is not None
+    def _become_cluster(self) -> bool:
+        """The server, which did not answer at start, turned out a node of a Redis Cluster: use
+        redis-py's cluster client from now on; ``False`` when there is none to use."""
+        make, self._cluster_client = self._cluster_client, None
         standalone = self._client
-        assert isinstance(standalone, Redis)
-        self._use(self._cluster_client())
-        self._cluster_client = None
+        if make is None or not isinstance(standalone, Redis):
+            return False
+        try:
+            self._use(make())
+        except SettingsError as error:
+            logger.error("%s", error)
+            return False
         self.where = self.where.replace(" (from ", " (a Redis Cluster, from ", 1)
         logger.info("RedisStore at %s: a node of a Redis Cluster; following its redirections", self.where)
         self._retired = standalone
+        return True
 
     async def _know_cluster(self) -> None:
         """On a cluster, learn its nodes and slots before the first command, and again after a
