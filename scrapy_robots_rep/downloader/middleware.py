@@ -210,7 +210,7 @@ class RobotsMiddleware:
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
         if self._fleet is not None:
-            self._fleet.close()
+            await self._fleet.close()
         self.parking.stop_sharing()
         waiting = self.parking.by_origin()
         requests = []
