@@ -145,7 +145,7 @@ def marked_run(mode: str, sites: LoopbackSites) -> Marked:
     segments: list[list[str]] = report["segments"]
     if sorted(dumps) != list(range(1, len(segments) + 1)):
         sys.exit(f"{mode}: {len(dumps)} callgrind dumps for {len(segments)} marks (is getppid called elsewhere?)")
-    marked = Marked(set(report["modules"]), sum(dumps.values()) + tail)
+    marked = Marked(set(report["modules"]), sum(dumps.values()) + tail, segments)
     marked.buckets["the rest"] += tail
     for number, labels in enumerate(segments, 1):
         count = dumps[number]
@@ -164,7 +164,8 @@ def marked_run(mode: str, sites: LoopbackSites) -> Marked:
 class Marked:
     """What a marked run counted: instructions per label, inclusive and own, and per bucket."""
 
-    def __init__(self, modules: set[str], total: int) -> None:
+    def __init__(self, modules: set[str], total: int, segments: list[list[str]]) -> None:
+        self.segments = segments
         self.modules = modules
         self.total = total
         self.inclusive: dict[str, int] = defaultdict(int)
@@ -179,9 +180,15 @@ def _totals(path: Path) -> int:
     return int(found.group(1))
 
 
-def outermost(names: set[str]) -> set[str]:
-    """The modules of ``names`` not inside another of ``names`` (a package's submodule is inside it)."""
-    return {name for name in names if not any(name.startswith(other + ".") for other in names)}
+def outermost(names: set[str], segments: list[list[str]]) -> set[str]:
+    """The modules of ``names`` whose import no import of another of ``names`` was around."""
+    found = set()
+    for labels in segments:
+        for label in labels:
+            if label.startswith("import ") and label[len("import ") :] in names:
+                found.add(label[len("import ") :])
+                break
+    return found
 
 
 def millions(count: float) -> str:
@@ -224,12 +231,15 @@ def instructions(sites: LoopbackSites, top: int) -> None:
         f"\n{len(new)} modules rep's process imports that builtin's does not ({ours} of this package); "
         "the outermost, inclusive:"
     )
-    for name in sorted(outermost(new), key=lambda name: -rep.inclusive[f"import {name}"])[:top]:
+    for name in sorted(outermost(new, rep.segments), key=lambda name: -rep.inclusive[f"import {name}"])[:top]:
         print(f"  {millions(rep.inclusive[f'import {name}']):>10}  {name}")
     print("\nthe largest own costs among them (a module's body, the imports it makes left out):")
     for name in sorted(new, key=lambda name: -rep.own[f"import {name}"])[:top]:
         print(f"  {millions(rep.own[f'import {name}']):>10}  {name}")
-    print("\nthis package's start-up methods (inclusive: imports and other labelled methods inside them counted):")
+    print(
+        "\nthis package's start-up methods (inclusive: the imports made inside them counted, also those of "
+        "modules builtin's process imports elsewhere)"
+    )
     methods = {name: count for name, count in rep.inclusive.items() if not name.startswith("import ")}
     for name, count in sorted(methods.items(), key=lambda item: -item[1])[:top]:
         print(f"  {millions(count):>10}  {name}")
