@@ -83,7 +83,7 @@ def measure(server: RedisServer, origins: int, files: list[tuple[bytes, str]]) -
     used, shortest = 0, None
     with server.client() as client:
         grown = int(client.info("memory")["used_memory"]) - before
-        keys = list(client.scan_iter("rep:origin:*", count=1000))
+        keys = list(client.scan_iter("rep:{*}", count=1000))
         assert len(keys) == origins, (len(keys), origins)
         for start in range(0, len(keys), 1000):
             pipe = client.pipeline(transaction=False)

@@ -10,7 +10,6 @@ from its stored body for the agent's group, with line numbers.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -22,7 +21,9 @@ from urllib.parse import urlsplit
 from scrapy_robots_rep.audit.bodies import numbered_lines
 from scrapy_robots_rep.audit.files import ROBOTS_DIR
 from scrapy_robots_rep.audit.reader import AuditDirectory
-from scrapy_robots_rep.core.robots import RobotsTxt
+from scrapy_robots_rep.core.lines import CONTENT_SIGNAL, CONTENT_USAGE, LICENSE, decode, read_directives
+from scrapy_robots_rep.core.modes import matching_mode
+from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE, RobotsTxt
 
 URLS_KEPT = 200
 """URL-table rows kept per origin: its last decisions (the counts cover every decision)."""
@@ -34,7 +35,8 @@ BUCKET_WIDTHS = (1, 10, 60, 600, 3600, 86400)
 """Seconds a time bucket of the chart spans: the narrowest that keeps an origin in :data:`BUCKETS_KEPT`."""
 BUCKETS_KEPT = 240
 OUTCOMES = ("allowed", "disallowed", "dropped_unreachable", "refused_purposes", "exempt", "not_checked")
-_USAGE_LINE = re.compile(r"^\s*(content-signal|content-usage|license)\s*:", re.IGNORECASE)
+_USAGE_FIELDS = frozenset({CONTENT_SIGNAL, CONTENT_USAGE, LICENSE})
+"""The fields that say how content may be used, marked ``usage`` in a version's lines."""
 
 
 class UrlRow(NamedTuple):
@@ -303,16 +305,19 @@ def _read_body(version: Version, path: Path, agent: str, matching: str) -> None:
         return
     body = path.read_bytes()
     try:
-        rules = RobotsTxt.parse(body, matching).for_agent(agent)
+        mode = matching_mode(matching)
     except ValueError:
-        rules = RobotsTxt.parse(body).for_agent(agent)
+        mode = matching_mode("rfc9309")
+    rules = RobotsTxt.parse(body, mode.name).for_agent(agent)
     version.group = list(rules.group)
     kinds = {rule.line: "allow" if rule.allow else "disallow" for rule in rules.rules()}
+    _, directives = read_directives(decode(body, DEFAULT_MAX_SIZE), mode.lenient)
+    usage = {number for number, name, _ in directives if name in _USAGE_FIELDS}
     numbered = numbered_lines(body)
     if numbered and numbered[-1] == "":
         numbered.pop()
     for number, line in enumerate(numbered, 1):
-        kind = kinds.get(number) or ("usage" if _USAGE_LINE.match(line) else "")
+        kind = kinds.get(number) or ("usage" if number in usage else "")
         body_line = BodyLine(number, line, number in kinds, kind)
         if kind == "usage":
             version.usage_lines.append(body_line)

@@ -55,6 +55,7 @@ from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.cli.grammar import Context
+    from scrapy_robots_rep.core import ExtensionField
 
 CHECK_DESCRIPTION = (
     "For each URL: allowed or disallowed, the group, the deciding rule with its line number, and the "
@@ -133,7 +134,7 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace, context
         print(f"error: {error}", file=sys.stderr)
         return EXIT_ERROR
     if args.lint:
-        return _lint(sources[0][0], options, args.json)
+        return _lint(sources[0][0], options, settings.extension_fields, args.json)
     _warn_about_agent(options.agent, list(MATCHING_MODES) if args.compare else [options.matching])
     if args.compare:
         if len(sources) > 1:
@@ -232,11 +233,12 @@ def _page(parser: argparse.ArgumentParser, args: argparse.Namespace, options: Ch
     return page_exit_status(check)
 
 
-def _lint(source: RobotsSource, options: CheckOptions, as_json: bool) -> int:
+def _lint(source: RobotsSource, options: CheckOptions, extensions: Sequence[ExtensionField], as_json: bool) -> int:
+    """Lint ``source`` as a crawl with these settings reads it (its declared extension fields included)."""
     if source.body is None:
         print(f"error: no robots.txt to lint at {source.location}: {source.summary}", file=sys.stderr)
         return EXIT_ERROR
-    warnings = lint(source.body, options.matching, max_size=source.max_size)
+    warnings = lint(source.body, options.matching, max_size=source.max_size, extensions=extensions)
     render = render_lint_json if as_json else render_lint_text
     print(render(source, options.matching, warnings))
     return lint_exit_status(warnings)

@@ -4,14 +4,16 @@ Compared on what the agent obeys, never on bytes: the same rules in another orde
 lines, or with other comments are no change. A change is in the rules (``Allow``/``Disallow``
 lines added or removed, compared by kind and pattern), in the crawl delay, in the
 ``Content-Signal`` the agent reads, in its ``Content-Usage`` rules (compared by path and
-preferences), or between rules and a fixed answer (allow all after a 404, disallow all).
+preferences), in the values of a declared extension field (compared as a multiset: the same values
+in another order are no change), or between rules and a fixed answer (allow all after a 404,
+disallow all).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from scrapy_robots_rep.core.agent_rules import AgentRules
@@ -36,6 +38,8 @@ class RulesChange:
     """(before, after) when one side allows or disallows everything regardless of rules."""
     usage_added: tuple[UsageRule, ...] = ()
     usage_removed: tuple[UsageRule, ...] = ()
+    extensions: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    """(before, after) values of each declared extension field whose values changed, by name."""
 
     def describe(self) -> str:
         """One line: what changed, up to :data:`SHOWN_RULES` rules added and removed each, with lines."""
@@ -52,6 +56,8 @@ class RulesChange:
         for verb, usage in (("added", self.usage_added), ("removed", self.usage_removed)):
             if usage:
                 parts.append(f"Content-Usage {verb}: {_shown(usage)}")
+        for name, (before, after) in self.extensions.items():
+            parts.append(f"{name} {_values(before)} -> {_values(after)}")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +70,7 @@ class RulesChange:
             "fixed": list(self.fixed) if self.fixed is not None else None,
             "content_usage_added": [{"line": rule.line, "text": rule.text} for rule in self.usage_added],
             "content_usage_removed": [{"line": rule.line, "text": rule.text} for rule in self.usage_removed],
+            "extensions": {name: [list(side) for side in sides] for name, sides in self.extensions.items()} or None,
         }
 
 
@@ -80,9 +87,24 @@ def compare_rules(old: AgentRules, new: AgentRules) -> RulesChange | None:
     fixed = (old.fixed, new.fixed) if old.fixed != new.fixed else None
     usage_added = _beyond(new.content_usage_rules, Counter(map(_usage_key, old.content_usage_rules)), _usage_key)
     usage_removed = _beyond(old.content_usage_rules, Counter(map(_usage_key, new.content_usage_rules)), _usage_key)
-    if not (added or removed or delay or signals or fixed or usage_added or usage_removed):
+    extensions = _extensions_changed(old.extensions, new.extensions)
+    if not (added or removed or delay or signals or fixed or usage_added or usage_removed or extensions):
         return None
-    return RulesChange(tuple(added), tuple(removed), delay, signals, fixed, tuple(usage_added), tuple(usage_removed))
+    return RulesChange(
+        tuple(added), tuple(removed), delay, signals, fixed, tuple(usage_added), tuple(usage_removed), extensions
+    )
+
+
+def _extensions_changed(
+    old: Mapping[str, tuple[str, ...]], new: Mapping[str, tuple[str, ...]]
+) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The extension fields whose values differ other than in order, with their values before and after."""
+    changed = {}
+    for name in dict.fromkeys([*old, *new]):
+        before, after = old.get(name, ()), new.get(name, ())
+        if Counter(before) != Counter(after):
+            changed[name] = (before, after)
+    return changed
 
 
 def _key(rule: Rule) -> tuple[bool, str]:
@@ -119,6 +141,10 @@ def _fixed(fixed: bool | None) -> str:
 
 def _delay(delay: float | None) -> str:
     return "none" if delay is None else f"{delay:g}s"
+
+
+def _values(values: tuple[str, ...]) -> str:
+    return ", ".join(values) or "none"
 
 
 def _signals(signals: Mapping[str, bool]) -> str:

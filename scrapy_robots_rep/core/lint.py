@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scrapy_robots_rep.core.decision import SourceLine
-from scrapy_robots_rep.core.fields import ALLOW, FIELDS, KNOWN_FIELDS, MEMBER_FIELDS, RULE_FIELDS, USER_AGENT
+from scrapy_robots_rep.core.fields import (
+    ALLOW,
+    FIELDS,
+    KNOWN_FIELDS,
+    MEMBER_FIELDS,
+    RULE_FIELDS,
+    USER_AGENT,
+    ExtensionField,
+    extension_rows,
+)
 from scrapy_robots_rep.core.groups import Group
 from scrapy_robots_rep.core.lines import Directive, canonical_field, decode, parse_line, read_directives
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
@@ -73,13 +82,22 @@ class LintWarning:
     message: str
 
 
-def lint(body: bytes | str, matching: str = "rfc9309", *, max_size: int = DEFAULT_MAX_SIZE) -> list[LintWarning]:
-    """Every warning for ``body`` read in ``matching`` mode, by line number (file-wide ones first)."""
+def lint(
+    body: bytes | str,
+    matching: str = "rfc9309",
+    *,
+    max_size: int = DEFAULT_MAX_SIZE,
+    extensions: Iterable[ExtensionField | str] = (),
+) -> list[LintWarning]:
+    """Every warning for ``body`` read in ``matching`` mode, by line number (file-wide ones first).
+
+    ``extensions`` are the fields declared as ``RobotsTxt.parse`` takes them: read, so not unknown."""
     mode = matching_mode(matching)
+    declared = frozenset(row.name for row in extension_rows(extensions))
     warnings, lines, directives = _file_warnings(body, mode, max_size)
     if any(warning.kind is LintKind.NOT_ROBOTS_TXT for warning in warnings):
         return warnings
-    warnings.extend(_line_warnings(lines, mode))
+    warnings.extend(_line_warnings(lines, mode, declared))
     warnings.extend(_value_warnings(directives))
     groups = numbered_groups(mode, directives)
     warnings.extend(_outside_group_warnings(directives, groups, mode))
@@ -181,8 +199,9 @@ def _not_robots_txt(text: str, directives: Sequence[Directive]) -> str | None:
     return None
 
 
-def _line_warnings(lines: list[str], mode: MatchingMode) -> Iterable[LintWarning]:
-    """Lines ignored or read only leniently: not directives, misspelt or unknown fields."""
+def _line_warnings(lines: list[str], mode: MatchingMode, declared: frozenset[str]) -> Iterable[LintWarning]:
+    """Lines ignored or read only leniently: not directives, misspelt or unknown fields (neither known
+    nor ``declared`` extension fields)."""
     for number, line in enumerate(lines, 1):
         content = line.split("#", 1)[0].strip()
         if not content:
@@ -196,6 +215,8 @@ def _line_warnings(lines: list[str], mode: MatchingMode) -> Iterable[LintWarning
             continue
         field = parsed[0]
         key = _written_key(content)
+        if field in declared:
+            continue
         if field not in KNOWN_FIELDS:
             yield LintWarning(number, LintKind.UNKNOWN_FIELD, _unknown_field_message(key, mode))
         elif key.lower() != field:

@@ -7,7 +7,7 @@ one sent carries its final headers. A retry or a redirect comes back through the
 request and is signed again, for its own authority. A request can still wait in its download
 slot's queue after the middlewares (Crawl-delay, a busy slot): one that reaches the download
 handler more than :data:`RESIGN_AFTER` seconds after it was signed is signed again there, so no
-signature is sent close to or past its ``expires``. Off (``NotConfigured``) unless
+signature is sent close to or past its ``expires``. Off (``NotConfigured`` without a message, so no warning) unless
 ``REP_SIGNING_KEY`` is set.
 """
 
@@ -76,7 +76,7 @@ class SigningMiddleware:
         with start_up_errors():
             settings = rep_settings(crawler.settings)
             if settings.signing_key is None or settings.signature_agent is None:
-                raise NotConfigured("REP_SIGNING_KEY is not set")
+                raise NotConfigured
             signer = request_signer(settings.signing_key, settings.signature_agent)
         logger.info(
             "Signing every request (Web Bot Auth) with keyid %(keyid)s, Signature-Agent: %(agent)s",

@@ -7,7 +7,6 @@ before ``HttpCacheMiddleware`` can answer it; one line tells what is in use
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +20,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep.core.agents import read_agent
 from scrapy_robots_rep.core.modes import matching_mode
+from scrapy_robots_rep.downloader.said_once import said_once
 from scrapy_robots_rep.policy.setting_names import unknown_settings
 from scrapy_robots_rep.policy.settings import SettingsError
 
@@ -39,30 +39,14 @@ def start_up_errors() -> Iterator[None]:
     """A setting the package cannot use is logged as one ERROR line naming it, and nothing after it.
 
     The error still ends the crawl (``scrapy crawl`` exits with status 1); it is only kept from being
-    printed a second time, with a traceback, by asyncio (see :func:`_said_once`).
+    printed a second time, with a traceback, by what runs the crawl (:func:`said_once`).
     """
     try:
         yield
     except SettingsError as error:
         logger.error("scrapy_robots_rep cannot start: %s", error)
-        _said_once()
+        said_once(error)
         raise
-
-
-def _said_once() -> None:
-    """Mark the error of the asyncio task that runs this crawl (Scrapy 2.14 on) as retrieved when the
-    task ends, so that asyncio does not log it again as ``Task exception was never retrieved``."""
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:  # no event loop: a crawl run by Twisted Deferreds (Scrapy 2.13)
-        return
-    if task is not None:
-        task.add_done_callback(_retrieve)
-
-
-def _retrieve(task: asyncio.Task[object]) -> None:
-    if not task.cancelled():
-        task.exception()
 
 
 def warn_unknown_settings(settings: BaseSettings) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scrapy_robots_rep.core import AgentRules
@@ -49,6 +49,17 @@ class CacheRecord:
 
     def is_fresh(self, now: float) -> bool:
         return now < self.expires_at
+
+    def shifted(self, seconds: float) -> CacheRecord:
+        """This record with its times moved by ``seconds``: read on a clock that runs that much ahead
+        of its writer's."""
+        since = self.unreachable_since
+        return replace(
+            self,
+            fetched_at=self.fetched_at + seconds,
+            expires_at=self.expires_at + seconds,
+            unreachable_since=None if since is None else since + seconds,
+        )
 
     @property
     def holds_rules(self) -> bool:

@@ -57,6 +57,11 @@ CLOSE_WAIT = 10.0
 MAX_CONNECTIONS = 32
 """Connections per process; a call waits for a free one (a burst of origins is no outage)."""
 
+CLOCK_TOLERANCE = 1.0
+"""Seconds by which the clocks of a record's writer and reader may differ (as Redis's clock sees
+them) before the reader moves the record's times onto its own clock; within it a record reads
+exactly as it was stored."""
+
 IGNORED_PARAMS = ("decode_responses", "redis_cls", "connection_pool")
 """Client options of ``REP_REDIS_PARAMS``/``REDIS_PARAMS`` the store does not take: records are
 bytes, and scrapy-redis's ``redis_cls`` names its own client class."""
@@ -82,6 +87,10 @@ class RedisStore(SharedStore):
     Besides records, the store paces the fleet's downloads of origins with a Crawl-delay
     (:meth:`reserve_slot`, :meth:`free_slot`).
 
+    The records it is given and returns have their times on ``clock`` (``time.time``, this
+    process's clock); between processes Redis's clock decides which record is newer and whether
+    one is fresh, so the fleet's machines need not agree on the time.
+
     When Redis fails or is slow, each method answers as if this process were alone (no
     record, fetch it yourself, storing does nothing), one warning is logged per outage,
     and Redis is tried again every second; records stored meanwhile are written when it
@@ -101,6 +110,7 @@ class RedisStore(SharedStore):
         lock_timeout: float,
         keep_after_expiry: float,
         where: str = "",
+        clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(scope=scope, stats=stats)
         self._client = client
@@ -111,7 +121,9 @@ class RedisStore(SharedStore):
         self._token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.where = where
         """Which Redis, and from which setting, for the start-up line."""
+        self._clock = clock
         self._store_script = client.register_script(redis_scripts.STORE)
+        self._read_script = client.register_script(redis_scripts.READ)
         self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
         self._release_script = client.register_script(redis_scripts.RELEASE)
         self._renew_script = client.register_script(redis_scripts.RENEW)
@@ -165,9 +177,10 @@ class RedisStore(SharedStore):
         return f"RedisStore at {self.where}" if self.where else "RedisStore"
 
     async def load(self, origin: str) -> CacheRecord | None:
-        """The record Redis holds for ``origin``, fresh or not; ``None`` if none or unavailable."""
-        data = await self._guarded(lambda: self._client.hget(self._record_key(origin), "record"), None)
-        record = self.decode(origin, data)
+        """The record Redis holds for ``origin``, fresh or not, its times on this process's clock;
+        ``None`` if none or unavailable."""
+        nothing: tuple[CacheRecord | None, bool] = (None, False)
+        record, _ = await self._guarded(lambda: self._read(origin), nothing)
         self.count("hits" if record else "misses")
         return record
 
@@ -225,8 +238,8 @@ class RedisStore(SharedStore):
             while True:
                 landed.clear()
                 nothing: tuple[CacheRecord | None, bool] = (None, False)
-                record, locked = await self._guarded(lambda: self._peek(origin), nothing)
-                if record is not None and record.is_fresh(time.time()):
+                record, locked = await self._guarded(lambda: self._read(origin), nothing)
+                if record is not None and record.is_fresh(self._clock()):
                     self.count("wait/woken")
                     return record
                 remaining = deadline - time.monotonic()
@@ -287,33 +300,44 @@ class RedisStore(SharedStore):
         return compact.unpack(data) if isinstance(data, bytes) else data
 
     def _record_key(self, origin: str) -> str:
-        return f"{self._prefix}origin:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}"
 
     def _lock_key(self, origin: str) -> str:
-        return f"{self._prefix}lock:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:lock"
 
     def _pace_key(self, origin: str) -> str:
-        return f"{self._prefix}pace:{self.key(origin)}"
+        return f"{self._prefix}{{{self.key(origin)}}}:pace"
 
     async def _write(self, origin: str, record: CacheRecord) -> bool:
-        """Store ``record``; ``False`` when Redis kept a newer one instead."""
-        lifetime = max(record.expires_at - time.time(), 0.0) + self._keep_after_expiry
+        """Store ``record``; ``False`` when Redis kept a newer one instead.
+
+        Redis is given durations on this process's clock (the record's age, the freshness it
+        has left), which the script places on Redis's clock.
+        """
+        now = self._clock()
+        fresh = record.expires_at - now
         args: list[str | int | bytes] = [
-            repr(record.fetched_at),
-            repr(record.expires_at),
+            round((now - record.fetched_at) * 1000),
+            round(fresh * 1000),
             compact.pack(self.encode(record)),
-            max(1, round(lifetime * 1000)),
+            max(1, round((max(fresh, 0.0) + self._keep_after_expiry) * 1000)),
             self._channel,
             self.key(origin),
         ]
         return bool(await self._store_script(keys=[self._record_key(origin)], args=args))
 
-    async def _peek(self, origin: str) -> tuple[CacheRecord | None, bool]:
-        async with self._client.pipeline(transaction=False) as pipe:
-            pipe.hget(self._record_key(origin), "record")
-            pipe.exists(self._lock_key(origin))
-            data, locked = await pipe.execute()
-        return self.decode(origin, data), bool(locked)
+    async def _read(self, origin: str) -> tuple[CacheRecord | None, bool]:
+        """``origin``'s record, its times on this process's clock, and whether its fetch lock is held."""
+        keys = [self._record_key(origin), self._lock_key(origin)]
+        value, age_ms, locked = await self._read_script(keys=keys)
+        if value is None:
+            return None, bool(locked)
+        record = self.decode(origin, value[redis_scripts.RECORD_HEADER.size :])
+        if record is not None:
+            shift = self._clock() - int(age_ms) / 1000 - record.fetched_at
+            if abs(shift) > CLOCK_TOLERANCE:
+                record = record.shifted(shift)
+        return record, bool(locked)
 
     async def _renew(self, key: str) -> None:
         """Keep the lock alive while this process fetches; stops once it is no longer ours."""

@@ -95,3 +95,27 @@ def test_the_report_counts_everything_keeps_the_last_urls_and_filters(tmp_path: 
     with pytest.raises(SystemExit) as usage:
         main(["audit", "report", str(tmp_path / "audit"), "-o", str(page), "--since", "last week"])
     assert usage.value.code == 2
+
+
+@pytest.mark.parametrize(("matching", "usage"), [("rfc9309", [2, 4, 5]), ("legacy", [4, 5])])
+def test_usage_lines_are_the_lines_the_parser_reads_as_usage_fields(tmp_path: Path, matching, usage) -> None:
+    """Content-Signal, Content-Usage and License lines as the crawl's matching mode reads them: rfc9309
+    reads a field and its value without a colon (as Google does), legacy does not; a comment is none."""
+    body = (
+        b"User-agent: *\n"
+        b"Content-Signal search=yes\n"
+        b"# License: https://example.com/old\n"
+        b"content-usage: train-ai=n\n"
+        b"LICENSE : https://example.com/license\n"
+        b"Disallow: /private\n"
+    )
+    trail = AuditTrail(tmp_path / "audit", common={"agent": "bot", "matching": matching, "status_policy": "rfc9309"})
+    trail.fetch(
+        {"time": any_rfc3339(START), "origin": "http://a.example", "status": 200, "sha256": trail.store_body(body)}
+    )
+    trail.close()
+
+    [version] = read_report(tmp_path / "audit").origins["http://a.example"].versions
+
+    assert [line.number for line in version.usage_lines] == usage
+    assert [line.number for line in version.lines if line.kind == "usage"] == usage

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from scrapy_robots_rep.cli import main
-from scrapy_robots_rep.core import RobotsTxt
+from scrapy_robots_rep.core import ExtensionField, RobotsTxt
 from scrapy_robots_rep.core.lint import LintKind, LintWarning, lint
 from tests.cli.console import run
+from tests.project import in_example_project
 
 
 def found(body: str, matching: str = "rfc9309", **options: int) -> list[tuple[int | None, str]]:
@@ -126,6 +127,18 @@ def test_unknown_fields_say_what_happens_and_suggest_a_spelling():
     # What the warning says: the rule after the misspelt user-agent is the '*' group's.
     rule = RobotsTxt.parse(body).explain("https://example.com/b", "somebot").rule
     assert rule is not None and rule.line == 4
+
+
+def test_a_declared_extension_field_is_not_unknown():
+    """A field declared as an extension (``RobotsTxt.parse(extensions=...)``, ``REP_EXTENSION_FIELDS``)
+    is read, so it is no ``unknown-field``; an undeclared one still is."""
+    body = "User-agent: *\nLLM-Policy: https://example.com/llm.txt\nX-Custom: 1\nDisallow: /private\n"
+
+    assert found(body) == [(2, "unknown-field"), (3, "unknown-field")]
+    for extensions in (["llm-policy"], [ExtensionField("LLM-Policy", per_group=False)]):
+        for matching in ("rfc9309", "legacy"):
+            warnings = lint(body, matching, extensions=extensions)
+            assert [(warning.line, warning.kind.value) for warning in warnings] == [(3, "unknown-field")]
 
 
 def test_rules_before_any_user_agent_are_ignored():
@@ -328,6 +341,16 @@ def test_check_lint_json(capsys, tmp_path):
             }
         ],
     }
+
+
+def test_check_lint_in_a_project_reads_its_extension_fields(tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text("User-agent: *\nLLM-Policy: https://example.com/llm.txt\nDisallow: /private\n")
+
+    completed = in_example_project("robots", "check", str(path), "--lint", "-s", "REP_EXTENSION_FIELDS=llm-policy")
+
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert completed.stdout.splitlines()[-1] == "no warnings"
 
 
 def test_check_lint_of_a_missing_file_exits_2(capsys, tmp_path):

@@ -71,3 +71,35 @@ def test_content_usage_rules_are_compared_by_path_and_preferences() -> None:
         "Content-Usage removed: 'Content-Usage: /a/ train-ai=n' (line 3)"
     )
     assert change.to_dict()["content_usage_added"] == [{"line": 3, "text": "Content-Usage: /a/ train-ai=y"}]
+
+
+def test_declared_extension_field_values_are_compared_as_the_agent_reads_them() -> None:
+    def parsed(body: str) -> AgentRules:
+        return RobotsTxt.parse(body, extensions=["llm-policy"]).for_agent("bot")
+
+    old = parsed("User-agent: *\nDisallow: /x\nLLM-Policy: https://a.example/llm.txt\nLLM-Policy: /terms\n")
+    reordered = parsed("User-agent: *\nLLM-Policy: /terms\nLLM-Policy: https://a.example/llm.txt\nDisallow: /x\n")
+    assert compare_rules(old, reordered) is None
+    other_group = "\nUser-agent: other\nLLM-Policy: /elsewhere\n"
+    assert (
+        compare_rules(
+            old,
+            parsed(
+                "User-agent: *\nDisallow: /x\nLLM-Policy: https://a.example/llm.txt\nLLM-Policy: /terms\n" + other_group
+            ),
+        )
+        is None
+    )
+
+    new = parsed("User-agent: *\nDisallow: /x\nLLM-Policy: https://b.example/llm.txt\n")
+    change = compare_rules(old, new)
+    assert change is not None
+    assert change.extensions == {
+        "llm-policy": (("https://a.example/llm.txt", "/terms"), ("https://b.example/llm.txt",))
+    }
+    assert change.describe() == "llm-policy https://a.example/llm.txt, /terms -> https://b.example/llm.txt"
+    assert change.to_dict()["extensions"] == {
+        "llm-policy": [["https://a.example/llm.txt", "/terms"], ["https://b.example/llm.txt"]]
+    }
+    change = compare_rules(new, parsed("User-agent: *\nDisallow: /x\n"))
+    assert change is not None and change.describe() == "llm-policy https://b.example/llm.txt -> none"

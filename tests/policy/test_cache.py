@@ -152,6 +152,18 @@ def test_freshness() -> None:
     assert not record(expires_at=200.0).is_fresh(200.0)
 
 
+def test_a_record_shifted_onto_another_clock_moves_every_time_and_nothing_else() -> None:
+    down = CacheRecord(
+        rules=RULES, outcome=Outcome.UNREACHABLE, status=503, fetched_at=10.0, expires_at=12.0, unreachable_since=5.0
+    )
+    moved = down.shifted(-3.5)
+    assert (moved.fetched_at, moved.expires_at, moved.unreachable_since) == (6.5, 8.5, 1.5)
+    assert {**moved.to_dict(), "fetched_at": 10.0, "expires_at": 12.0, "unreachable_since": 5.0} == down.to_dict()
+    answering = record(expires_at=1.0).shifted(7200.0)
+    assert (answering.expires_at, answering.unreachable_since) == (7201.0, None)
+    assert answering.last_good is answering.rules
+
+
 def test_lru_evicts_least_recently_used_and_counts() -> None:
     cache = MemoryCache(max_origins=2)
     cache.put("http://a", record())

@@ -71,7 +71,7 @@ def test_a_killed_fetcher_is_taken_over_after_the_lock_timeout(
     push(queue_server, [stuck.url + "/"])
     wait_until(lambda: stuck.hits("/robots.txt"), 30, "the holder fetches the hanging robots.txt")
     with redis_server.client() as client:
-        [lock] = client.keys("rep:lock:*")
+        [lock] = client.keys("rep:{*}:lock")
         assert client.get(lock).split(b":")[1] == str(holder.process.pid).encode()
 
     other_urls = urls_of(others)
@@ -148,8 +148,8 @@ def test_crawl_survives_a_redis_outage_and_shares_again_after_it(
     assert sum(s.get("rep/redis/outages", 0) for s in stats) >= 1, "the outage is counted in the stats"
     assert sum(s.get("rep/redis/resynced", 0) for s in stats) >= 1
     with redis_server.client() as client:
-        # rep:origin:<scope>:<origin>; the scope has no colon (its parts are percent-encoded)
-        shared = {key.decode().split(":", 3)[3] for key in client.keys("rep:origin:*")}
+        # rep:{<scope>:<origin>}; the scope has no colon (its parts are percent-encoded)
+        shared = {key.decode()[len("rep:{") : -1].split(":", 1)[1] for key in client.keys("rep:{*}")}
     assert {o.url for o in during + after + linked} <= shared, "records of the outage were written back"
 
 

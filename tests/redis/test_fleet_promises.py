@@ -18,6 +18,7 @@ pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (extra
 
 from scrapy_robots_rep.stores import SharedStore
 from scrapy_robots_rep.stores.redis import RedisStore
+from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.redis.fleet import ROBOTS, Worker, parked, push, start_origins, stop_all
 from tests.redis.server import RedisServer
 from tests.sites import Hit, Reply, Site, Sites, text
@@ -129,9 +130,9 @@ def test_records_obtained_while_redis_was_away_reach_it(
 
 
 def _shared_origins(server: RedisServer) -> set[str]:
-    """The origins whose record Redis holds (``rep:origin:<scope>:<origin>``, the scope has no colon)."""
+    """The origins whose record Redis holds (``rep:{<scope>:<origin>}``, the scope has no colon)."""
     with server.client() as client:
-        return {key.decode().split(":", 3)[3] for key in client.keys("rep:origin:*")}
+        return {key.decode()[len("rep:{") : -1].split(":", 1)[1] for key in client.keys("rep:{*}")}
 
 
 def test_the_store_defaults_to_scrapy_redis_url_and_each_worker_writes_its_own_report(
@@ -182,7 +183,7 @@ def test_no_waiting_request_is_lost_when_a_worker_is_killed(
     if moment == "before":
         with redis_server.client() as client:
             for origin in slow:
-                client.set(f"rep:lock:fleetbot/rfc9309/rfc9309:{origin.url}", "elsewhere:1:x", px=60_000)
+                client.set(f"rep:{{fleetbot/rfc9309/rfc9309:{origin.url}}}:lock", "elsewhere:1:x", px=60_000)
     try:
         push(queue_server, [origin.url + path for origin in fast + slow for path in PAGES])
         victim = start_worker("victim", lock_timeout=LOCK_TIMEOUT)
@@ -196,7 +197,7 @@ def test_no_waiting_request_is_lost_when_a_worker_is_killed(
         victim.kill()
         if moment == "before":
             with redis_server.client() as client:
-                client.delete(*client.keys("rep:lock:*"))
+                client.delete(*client.keys("rep:{*}:lock"))
         robots_answer.set()
         survivors = [start_worker(f"w{number}", lock_timeout=LOCK_TIMEOUT, idle=10) for number in range(2)]
         stats = [survivor.finish() for survivor in survivors]
@@ -223,7 +224,7 @@ def test_records_are_compact_and_every_key_expires(
     assert [len(origin.hits("/robots.txt")) for origin in origins] == [1] * len(origins)
     with redis_server.client() as client:
         keys = client.keys("rep:*")
-        records = [key for key in keys if key.startswith(b"rep:origin:")]
+        records = [key for key in keys if key.endswith(b"}")]
         assert len(records) == len(origins)
         lifetime = 86400 + 30 * 86400  # REP_CACHE_TTL and the stale window, REP_UNREACHABLE_MAX_AGE
         ttls = {key: client.ttl(key) for key in keys}
@@ -242,6 +243,6 @@ def _stored(client, keys):
 
     reader = RedisStore.from_crawler(get_crawler(settings_dict={"REP_REDIS_URL": "redis://127.0.0.1:1/0"}))
     for key in keys:
-        record = reader.decode(key.decode(), client.hget(key, "record"))
+        record = reader.decode(key.decode(), client.get(key)[RECORD_HEADER.size :])
         assert record is not None
         yield record

@@ -15,20 +15,23 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import SharedStore, compact
 from scrapy_robots_rep.stores import redis as redis_store
+from scrapy_robots_rep.stores.base import Scope
 from scrapy_robots_rep.stores.redis import RedisStore
+from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.redis.server import RedisServer, ServerKind, started_kind
-from tests.stores.contract import ORIGIN, Planter, Process, StoreContract, record
+from tests.stores.contract import ORIGIN, UNTIL_THE_TEST_TIMES_OUT, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
 
 SCOPE = "testbot/rfc9309/rfc9309"
-RECORD_KEY = f"rep:origin:{SCOPE}:{ORIGIN}"
-LOCK_KEY = f"rep:lock:{SCOPE}:{ORIGIN}"
+RECORD_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}"
+LOCK_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}:lock"
 
 
 class TestRedisStore(StoreContract):
@@ -44,9 +47,7 @@ class TestRedisStore(StoreContract):
     def plant(self, redis_server: RedisServer) -> Planter:
         def plant(store: SharedStore, origin: str, text: str) -> None:
             with redis_server.client() as client:
-                client.hset(
-                    f"rep:origin:{store.key(origin)}", mapping={"record": text, "fetched_at": 0, "expires_at": 0}
-                )
+                client.set(f"rep:{{{store.key(origin)}}}", RECORD_HEADER.pack(0, 0) + text.encode())
 
         return plant
 
@@ -70,25 +71,24 @@ def open_store(redis_server: RedisServer) -> Iterator[Callable[..., Process]]:
 
 
 @on_asyncio
-async def test_a_record_is_packed_json_in_a_scoped_key_living_past_its_freshness(open_store, redis_server) -> None:
+async def test_a_record_is_its_times_on_redis_clock_then_packed_json_in_a_scoped_key_living_past_its_freshness(
+    open_store, redis_server
+) -> None:
     writer = open_store(REP_UNREACHABLE_MAX_AGE=1000)
-    stored = record(lifetime=60)
+    stored = record(fetched_at=time.time() - 5, lifetime=65)
     await writer.store.store(ORIGIN, stored)
     with redis_server.client() as client:
-        assert client.keys("rep:origin:*") == [RECORD_KEY.encode()]
-        raw = client.hget(RECORD_KEY, "record")
-        assert json.loads(compact.unpack(raw)) == stored.to_dict()
-        assert len(raw) < len(SharedStore.encode(stored)) / 2, "kept deflated"
+        assert client.keys("rep:{*}") == [RECORD_KEY.encode()]
+        raw = client.get(RECORD_KEY)
+        seconds, microseconds = client.time()
+        redis_now = seconds * 1000 + microseconds // 1000
         assert 1055 <= client.ttl(RECORD_KEY) <= 1060
-
-
-@on_asyncio
-async def test_a_record_of_the_plain_json_format_is_still_read(open_store, redis_server) -> None:
-    stored = record()
-    with redis_server.client() as client:
-        client.hset(RECORD_KEY, mapping={"record": SharedStore.encode(stored), "fetched_at": 0, "expires_at": 0})
-    loaded = await open_store().store.load(ORIGIN)
-    assert loaded is not None and loaded.to_dict() == stored.to_dict()
+    fetched, expires = RECORD_HEADER.unpack_from(raw)
+    assert redis_now - 5000 - 1000 <= fetched <= redis_now - 5000, "fetched 5 s ago, on Redis's clock"
+    assert expires - fetched == 65_000
+    packed = raw[RECORD_HEADER.size :]
+    assert json.loads(compact.unpack(packed)) == stored.to_dict()
+    assert len(packed) < len(SharedStore.encode(stored)) / 2, "kept deflated"
 
 
 @on_asyncio
@@ -211,7 +211,8 @@ async def test_waiter_finds_a_record_whose_notification_was_lost(open_store, red
         client.set(LOCK_KEY, "elsewhere:1:x", px=60_000)
         waiting = asyncio.ensure_future(waiter.store.wait_for_record(ORIGIN, timeout=60))
         await _until(lambda: _peeks(redis_server) > 0, "the waiter looked once")
-        client.hset(RECORD_KEY, mapping={"record": json.dumps(stored.to_dict()), "fetched_at": 1})
+        times = RECORD_HEADER.pack(stored.fetched_at * 1000, stored.expires_at * 1000)  # Redis's clock is ours
+        client.set(RECORD_KEY, times + compact.pack(json.dumps(stored.to_dict())))
     found = await waiting
     assert found is not None and found.fetched_at == stored.fetched_at, "its own polling found it, unannounced"
 
@@ -303,9 +304,9 @@ def _subscribers(server: RedisServer) -> int:
 
 
 def _peeks(server: RedisServer) -> int:
-    """Record reads Redis has answered (``HGET`` calls)."""
+    """Record reads Redis has answered (``GET`` calls, from the script that reads a record)."""
     with server.client() as client:
-        return int(client.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+        return int(client.info("commandstats").get("cmdstat_get", {}).get("calls", 0))
 
 
 @on_asyncio
@@ -315,28 +316,73 @@ async def test_a_store_redis_refused_for_a_newer_record_is_not_counted_stored(op
     await first.store.store(ORIGIN, newer)
     await late.store.store(ORIGIN, record(fetched_at=newer.fetched_at - 100))
     assert (first.stat("stores"), late.stat("stores"), late.stat("refused")) == (1, 0, 1)
-    with redis_server.client() as client:
-        assert float(client.hget(RECORD_KEY, "fetched_at")) == newer.fetched_at
+    loaded = await late.store.load(ORIGIN)
+    assert loaded is not None and loaded.fetched_at == newer.fetched_at
 
 
-class _FastClock:
-    """A worker's clock two hours fast (its monotonic clock is untouched)."""
+TWO_HOURS = 7200.0
 
-    monotonic = staticmethod(time.monotonic)
 
-    @staticmethod
-    def time() -> float:
-        return time.time() + 7200
+@pytest.fixture
+def store_on_clock(redis_server: RedisServer) -> Iterator[Callable[[float], Process]]:
+    """``store_on_clock(ahead)``: a RedisStore ("process") whose clock runs ``ahead`` seconds ahead of
+    this machine's (and Redis's); closed after the test."""
+    opened: list[Process] = []
+
+    def open_one(ahead: float) -> Process:
+        stats = get_crawler().stats
+        assert stats is not None
+        store = RedisStore(
+            Redis.from_url(redis_server.url),
+            scope=Scope(agent="testbot", matching="rfc9309", status_policy="rfc9309"),
+            stats=stats,
+            prefix="rep:",
+            lock_timeout=10,
+            keep_after_expiry=86400,
+            clock=lambda: time.time() + ahead,
+        )
+        opened.append(Process(store, stats))
+        return opened[-1]
+
+    yield open_one
+    for process in opened:
+        run(process.store.close())
 
 
 @on_asyncio
-async def test_whether_a_record_is_fresh_for_the_lock_is_decided_on_redis_clock(
-    open_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    writer, fast = open_store(), open_store()
-    await writer.store.store(ORIGIN, record(lifetime=600))
-    monkeypatch.setattr(redis_store, "time", _FastClock)
-    assert await fast.store.acquire_fetch(ORIGIN) is False, "fresh on Redis's clock: nothing to fetch"
+async def test_which_record_is_newer_is_decided_on_redis_clock(store_on_clock) -> None:
+    fast, right = store_on_clock(TWO_HOURS), store_on_clock(0)
+    await fast.store.store(ORIGIN, record(fetched_at=time.time() + TWO_HOURS))
+    await right.store.store(ORIGIN, record(fetched_at=time.time() - 60))
+    assert right.stat("refused") == 1, "fetched before the fast worker's record, on any one clock"
+    refreshed = record(fetched_at=time.time())
+    await right.store.store(ORIGIN, refreshed)
+    assert right.stat("stores") == 1, "fetched after it: not kept out by the fast worker's clock"
+    loaded = await store_on_clock(0).store.load(ORIGIN)
+    assert loaded is not None and loaded.to_dict() == refreshed.to_dict()
+
+
+@on_asyncio
+async def test_whether_a_record_is_fresh_is_decided_on_redis_clock(store_on_clock) -> None:
+    fast, right, slow = store_on_clock(TWO_HOURS), store_on_clock(0), store_on_clock(-TWO_HOURS)
+    stored = record(fetched_at=time.time() + TWO_HOURS, lifetime=600)
+    await fast.store.store(ORIGIN, stored)
+    mine = await fast.store.load(ORIGIN)
+    assert mine is not None and mine.to_dict() == stored.to_dict(), "read on its writer's clock: as stored"
+    for reader, ahead in ((right, 0.0), (slow, -TWO_HOURS)):
+        loaded = await reader.store.load(ORIGIN)
+        assert loaded is not None
+        now = time.time() + ahead
+        assert now - 5 <= loaded.fetched_at <= now and 595 <= loaded.expires_at - now <= 600, "on the reader's clock"
+        assert loaded.rules.to_dict() == stored.rules.to_dict()
+        assert await reader.store.acquire_fetch(ORIGIN) is False, "fresh on Redis's clock: nothing to fetch"
+        assert await reader.store.wait_for_record(ORIGIN, timeout=UNTIL_THE_TEST_TIMES_OUT) is not None
+
+    expired = "http://expired.test"
+    await fast.store.store(expired, record(fetched_at=time.time() + TWO_HOURS - 10, lifetime=9))
+    assert await right.store.acquire_fetch(expired), "expired on Redis's clock: fetched again"
+    loaded = await right.store.load(expired)
+    assert loaded is not None and not loaded.is_fresh(time.time())
 
 
 @pytest.mark.parametrize(

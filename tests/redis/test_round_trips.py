@@ -1,5 +1,6 @@
 """What the shared store costs per request, as Redis saw it (``MONITOR``): no round trip for a
-request to an origin without a Crawl-delay, two (take the origin's slot, free it) with a delay."""
+request to an origin without a Crawl-delay, two (take the origin's slot, free it) with a delay, on
+each standalone server kind a fleet runs on (Redis 7, Redis 6.2, Valkey, TLS with an ACL user)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest_twisted
 import redis
 
 from tests.crawling import crawl
-from tests.redis.server import RedisServer
+from tests.redis.server import AnyServer, ServerKind
 from tests.settings.redis_store import shared_cache
 from tests.sites import Sites, text
 
@@ -22,7 +23,7 @@ END = "end-of-crawl"
 
 
 @contextmanager
-def monitored(server: RedisServer) -> Iterator[list[str]]:
+def monitored(server: AnyServer) -> Iterator[list[str]]:
     """The commands clients send to ``server`` while inside (not those a Lua script runs)."""
     commands: list[str] = []
     client = server.client()
@@ -56,7 +57,7 @@ def monitored(server: RedisServer) -> Iterator[list[str]]:
         client.close()
 
 
-async def round_trips(server: RedisServer, sites: Sites, robots: str, pages: int) -> int:
+async def round_trips(server: AnyServer, sites: Sites, robots: str, pages: int) -> int:
     """Commands a crawl of ``pages`` pages of a new origin serving ``robots`` sends to Redis."""
     site = sites.start({"/robots.txt": text(robots)})
     urls = [f"{site.url}/p{number}" for number in range(pages)]
@@ -66,6 +67,10 @@ async def round_trips(server: RedisServer, sites: Sites, robots: str, pages: int
     return len([command for command in commands if not command.startswith(("HELLO", "CLIENT SETINFO", "SCRIPT LOAD"))])
 
 
+STANDALONE = [ServerKind.REDIS, ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL]
+
+
+@pytest.mark.parametrize("_server_of_each_kind", STANDALONE, ids=[kind.value for kind in STANDALONE], indirect=True)
 @pytest.mark.parametrize(
     ("robots", "per_request"),
     [("User-agent: *\nDisallow: /private\n", 0), ("User-agent: *\nCrawl-delay: 0.2\n", 2)],
@@ -73,9 +78,10 @@ async def round_trips(server: RedisServer, sites: Sites, robots: str, pages: int
 )
 @pytest_twisted.ensureDeferred
 async def test_redis_round_trips_per_request(
-    sites: Sites, redis_server: RedisServer, robots: str, per_request: int
+    sites: Sites, server_of_each_kind: AnyServer, robots: str, per_request: int
 ) -> None:
-    await round_trips(redis_server, sites, robots, FEW)  # the first crawl also loads the store's scripts
-    few = await round_trips(redis_server, sites, robots, FEW)
-    many = await round_trips(redis_server, sites, robots, MANY)
+    server = server_of_each_kind
+    await round_trips(server, sites, robots, FEW)  # the first crawl also loads the store's scripts
+    few = await round_trips(server, sites, robots, FEW)
+    many = await round_trips(server, sites, robots, MANY)
     assert (many - few) / (MANY - FEW) == per_request, (few, many)

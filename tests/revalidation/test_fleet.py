@@ -19,6 +19,7 @@ import pytest_twisted
 from twisted.internet import defer
 
 from scrapy_robots_rep.exceptions import RobotsDisallowed
+from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.crawling import AGENT, CrawlingSpider, CrawlResult, Wave, WaveEvent, crawl
 from tests.redis.server import RedisServer
 from tests.revalidation.servers import RobotsFile, Version
@@ -63,23 +64,24 @@ async def test_a_second_worker_revalidates_the_first_workers_record(
         "REP_CACHE_TTL_MIN": 0,
         "RETRY_ENABLED": False,
     }
-    key = f"rep:origin:{AGENT}/rfc9309/rfc9309:{url}"
+    key = f"rep:{{{AGENT}/rfc9309/rfc9309:{url}}}"
 
-    def shared(field: str) -> float:
+    def shared_expiry() -> float:
+        """When the shared record expires, on Redis's clock (this machine's), 0 while there is none."""
         with redis_server.client() as client:
-            value = client.hget(key, field)
-        return float(value) if value is not None else 0.0
+            value = client.get(key)
+        return RECORD_HEADER.unpack_from(value)[1] / 1000 if value is not None else 0.0
 
     first_expiry: list[float] = []
 
     def expired() -> bool:
-        expires_at = shared("expires_at")
+        expires_at = shared_expiry()
         if expires_at and not first_expiry:
             first_expiry.append(expires_at)
         return bool(first_expiry) and time.time() > first_expiry[0]
 
     def renewed() -> bool:
-        return bool(first_expiry) and shared("expires_at") > first_expiry[0]
+        return bool(first_expiry) and shared_expiry() > first_expiry[0]
 
     # Worker 1 fetches; worker 2 waits until that record has expired, then revalidates it; worker 1
     # then asks again (its own copy expired too) once worker 2's renewed record is in Redis.

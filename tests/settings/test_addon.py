@@ -4,6 +4,7 @@ writes; exempt domains are never checked; Scrapy's own robotstxt/* stats are kep
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,13 +23,15 @@ ADDON = {"DOWNLOADER_MIDDLEWARES": {}, "ADDONS": {"scrapy_robots_rep.Addon": 0},
 
 
 @pytest_twisted.ensureDeferred
-async def test_the_addon_alone_enables_the_plugin_and_robots_txt_is_fetched_once(sites: Sites) -> None:
+async def test_the_addon_alone_enables_the_plugin_quietly_and_robots_txt_is_fetched_once(sites: Sites) -> None:
     site = sites.start({"/robots.txt": text(RULES)})
-    result = await crawl([f"{site.url}/page", f"{site.url}/private", f"{site.url}/other"], settings=ADDON)
+    urls = [f"{site.url}/page", f"{site.url}/private", f"{site.url}/other"]
+    result = await crawl(urls, settings=ADDON, loggers=("scrapy_robots_rep", "scrapy"))
     assert sorted(site.paths()) == ["/other", "/page", "/robots.txt"]
     assert result.by_url()[f"{site.url}/private"].error_type is RobotsDisallowed
     assert result.stat("rep/requests/disallowed") == 1
     assert result.stat("rep/robots/fetches") == 1
+    assert result.messages(logging.WARNING) == [], "a crawl that asks for nothing optional warns about nothing"
 
 
 @pytest_twisted.ensureDeferred

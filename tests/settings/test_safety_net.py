@@ -6,10 +6,15 @@ project."""
 from __future__ import annotations
 
 import pytest
-import scrapy.crawler
 
-from tests.project import Project
+from tests.project import NAME, Project
 from tests.sites import Sites, text
+
+BY_HAND = 'ADDONS = {}\nDOWNLOADER_MIDDLEWARES = {"scrapy_robots_rep.RobotsMiddleware": 100}\nROBOTSTXT_OBEY = False'
+"""The middleware enabled by hand, without the add-on, as the README shows it."""
+
+TWISTED_REACTOR = 'TWISTED_REACTOR = "twisted.internet.selectreactor.SelectReactor"'
+"""A reactor of Twisted's own: Scrapy 2.14 on then runs the crawl in Deferreds, as 2.13 always does."""
 
 ROBOTS = "User-agent: *\nDisallow: /shop\nAllow: /shop/catalog\n"
 """``/shop/catalog/books`` is allowed in rfc9309 matching (longest match), disallowed in legacy (first match)."""
@@ -61,8 +66,29 @@ def test_a_misspelt_setting_is_warned_about_with_the_setting_meant(sites: Sites,
             "REP_CACHE_BACKEND 'scrapy_robots_rep.RedisStore' cannot be loaded: scrapy_robots_rep.RedisStore "
             "needs the redis client: pip install redis",
         ),
+        (
+            f'{BY_HAND}\nREP_MATCHING = "foo"',
+            "REP_MATCHING must be one of 'rfc9309', 'legacy', got 'foo'",
+        ),
+        ('REP_SIGNATURE_AGENT = "https://bot.example"', "REP_SIGNING_KEY and REP_SIGNATURE_AGENT go together"),
+        (
+            f'{TWISTED_REACTOR}\nREP_FETCH_TIMEOUT = "abc"',
+            "REP_FETCH_TIMEOUT must be a number of seconds, got 'abc'",
+        ),
     ],
-    ids=["backend module", "backend name", "matching", "matching foo", "timeout", "ttl", "purposes", "no redis"],
+    ids=[
+        "backend module",
+        "backend name",
+        "matching",
+        "matching foo",
+        "timeout",
+        "ttl",
+        "purposes",
+        "no redis",
+        "middleware by hand",
+        "signing",
+        "twisted reactor",
+    ],
 )
 def test_a_start_up_error_is_one_log_line_naming_its_setting(sites: Sites, tmp_path, setting, message) -> None:
     site = sites.start({"/robots.txt": text(ROBOTS)})
@@ -80,13 +106,25 @@ def test_a_start_up_error_is_one_log_line_naming_its_setting(sites: Sites, tmp_p
     assert message in error, completed.stderr
     assert completed.returncode == 1, completed.stderr
     assert site.paths() == []
-    after = log[log.index(error) + 1 :]
-    if _crawls_in_an_asyncio_task():
-        assert after == [], completed.stderr
-    else:  # Scrapy 2.13 runs the crawl in Twisted Deferreds, which print the failure again with a traceback
-        assert "Traceback (most recent call last):" in after, completed.stderr
+    assert log[-1] == error, completed.stderr
 
 
-def _crawls_in_an_asyncio_task() -> bool:
-    """Whether ``scrapy crawl`` runs its crawl as an asyncio task (Scrapy 2.14 on: AsyncCrawlerProcess)."""
-    return hasattr(scrapy.crawler, "AsyncCrawlerProcess")
+def test_another_start_up_error_keeps_its_traceback(sites: Sites, tmp_path) -> None:
+    """Only the plugin's own start-up error is kept to one line: another middleware failing to start,
+    after the plugin's is made, fails the crawl with the usual report and its traceback."""
+    site = sites.start({"/robots.txt": text(ROBOTS)})
+    project = Project(tmp_path)
+    (tmp_path / NAME / "broken.py").write_text(
+        "class BrokenMiddleware:\n"
+        "    @classmethod\n"
+        "    def from_crawler(cls, crawler):\n"
+        "        raise ValueError('broken on purpose')\n"
+    )
+    project.add_settings(f'DOWNLOADER_MIDDLEWARES = {{"{NAME}.broken.BrokenMiddleware": 500}}')
+
+    completed = project.crawl(f"{site.url}/page")
+
+    assert completed.returncode == 1, completed.stderr
+    assert lines_with(completed.stderr, "Obeying robots.txt as agent"), completed.stderr
+    traceback = completed.stderr.index("Traceback (most recent call last):")
+    assert "ValueError: broken on purpose" in completed.stderr[traceback:], completed.stderr
