@@ -50,6 +50,8 @@ OPTIONAL = (
     "scrapy_robots_rep.signing",
     "scrapy_robots_rep.stores.redis",
     "scrapy_robots_rep.cli",
+    "scrapy_robots_rep.policy.addresses",
+    "scrapy_robots_rep.core.plain_data",
     "redis",
     "jinja2",
 )

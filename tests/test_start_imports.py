@@ -18,11 +18,14 @@ OPTIONAL = (
     "scrapy_robots_rep.signing",
     "scrapy_robots_rep.stores.redis",
     "scrapy_robots_rep.cli",
+    "scrapy_robots_rep.policy.addresses",
+    "scrapy_robots_rep.core.plain_data",
     "redis",
     "jinja2",
 )
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
-report, request signing, the Redis store or the command line."""
+report, request signing, the Redis store, the command line, a robots.txt redirect (the address
+rule) or rules kept outside the process (their plain data)."""
 
 PROBE = '''
 import atexit
