@@ -3,12 +3,20 @@
 Loopback sites (one asyncio server in this process, each origin on its own 127.0.1.x
 address, so each has its own Scrapy downloader slot as distinct hosts would) serve the
 same site at every origin: ``--pages`` HTML pages of 30 to 60 KB, each linking to about
-62 others of its site, so that most links a page yields were already seen, as on real
-sites. Each origin's robots.txt is a different real file of the corpus (the full corpus
-next to the repository, else the shipped sample) that allows every page to the crawl's
-agent for both this project and Protego, with no Crawl-delay and no Content-Signal. The
-spider starts at each origin's first page, yields one item per page and follows every
-link of the page (all are on the page's own origin).
+62 others of its site (all of them when the site has fewer), so that most links a page
+yields were already seen, as on real sites. Each origin's robots.txt is a different real
+file of the corpus (the full corpus next to the repository, else the shipped sample) that
+allows every page to the crawl's agent for both this project and Protego, with no
+Crawl-delay and no Content-Signal. The spider starts at each origin's first page, yields
+one item per page and follows every link of the page (all are on the page's own origin).
+
+Two shapes of crawl (``--shape``; ``--origins`` and ``--pages`` override either):
+
+* ``deep`` (the default): 100 origins x 100 pages, each origin's robots.txt paid by
+  100 pages; with ``--instructions``, 2 origins x 100 pages;
+* ``broad``: 500 origins x 2 pages, as a fleet crawls many sites a few pages each, so
+  that each origin's robots.txt trip is paid by two pages; with ``--instructions``,
+  100 origins x 2 pages (``--origins 500`` works under callgrind too, about 3 minutes a crawl).
 
 The same crawl runs three ways, each in its own subprocess (reactors do not clash):
 
@@ -27,13 +35,17 @@ result is the median over rounds of each round's ratio to ``none``. Every crawl 
 fetch every page, and the robots.txt of each origin exactly once.
 
 ``--instructions`` counts instead what each crawl process executes (valgrind's callgrind),
-which other work on the machine does not change: each mode crawls one site, then two, and
-a page's instructions are the difference over the second site's pages (start-up left out).
+which other work on the machine does not change: each mode crawls one site, then all of
+them, and a page's instructions are the difference over the other sites' pages (start-up
+left out; each origin's robots.txt trip included). ``--keep DIR`` leaves callgrind's output
+of each crawl there, for ``callgrind_annotate``.
 
-    python benchmarks/bench_crawl.py                # 100 origins x 100 pages, 9 rounds
+    python benchmarks/bench_crawl.py                # deep: 100 origins x 100 pages, 9 rounds
+    python benchmarks/bench_crawl.py --shape broad  # broad: 500 origins x 2 pages, 9 rounds
     python benchmarks/bench_crawl.py --rounds 5 --origins 50
-    python benchmarks/bench_crawl.py --profile DIR  # none and rep under cProfile (CPU time): DIR/<mode>.prof
-    python benchmarks/bench_crawl.py --instructions # instructions per page, counted by valgrind (callgrind)
+    python benchmarks/bench_crawl.py --profile DIR  # each mode under cProfile (CPU time): DIR/<mode>.prof
+    python benchmarks/bench_crawl.py --instructions # deep: instructions per page, counted by valgrind (callgrind)
+    python benchmarks/bench_crawl.py --instructions --shape broad   # broad: the same, 100 origins x 2 pages
     python benchmarks/bench_crawl.py --instructions --origins 2 --modes rep,signed  # what signing costs
     python benchmarks/bench_crawl.py --smoke        # 4 origins x 10 pages, one round
 """
@@ -59,6 +71,11 @@ sys.path.insert(0, str(REPO))
 from tests.corpus import corpus_dir  # noqa: E402
 
 MODES = ("none", "builtin", "rep")
+SHAPES: dict[str, dict[str, tuple[int, int]]] = {
+    "deep": {"cpu": (100, 100), "instructions": (2, 100)},
+    "broad": {"cpu": (500, 2), "instructions": (100, 2)},
+}
+"""Each shape's (origins, pages per origin): for CPU rounds and under callgrind (``--instructions``)."""
 AGENT = "benchbot/1.0 (+http://example.test/bot)"
 LINKS_PER_PAGE = 62
 CRAWL_SETTINGS: dict[str, Any] = {
@@ -235,17 +252,23 @@ def measure(sites: LoopbackSites, origins: int, pages: int, rounds: int) -> None
         )
 
 
-def instructions(origins: int, pages: int, files: list[bytes], serve: Any, modes: list[str]) -> None:
-    """Each mode's instructions per page: a crawl of one site, then of ``origins`` sites."""
+def instructions(
+    origins: int, pages: int, files: list[bytes], serve: Any, modes: list[str], keep: Path | None = None
+) -> None:
+    """Each mode's instructions per page: a crawl of one site, then of ``origins`` sites; with ``keep``,
+    callgrind's output of each crawl is left there (``<mode>-<sites>.callgrind``, for callgrind_annotate)."""
     counts: dict[str, list[int]] = {}
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
     for mode in modes:
         for size in (1, origins):
             sites = LoopbackSites(size, files, serve)
             try:
-                with tempfile.NamedTemporaryFile(suffix=".callgrind") as output:
-                    command = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={output.name}")
+                with tempfile.TemporaryDirectory() as scratch:
+                    output = (keep or Path(scratch)) / f"{mode}-{size}.callgrind"
+                    command = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={output}")
                     crawl(mode, sites, pages, prefix=command)
-                    totals = re.search(rb"^totals: (\d+)", Path(output.name).read_bytes(), re.MULTILINE)
+                    totals = re.search(rb"^totals: (\d+)", output.read_bytes(), re.MULTILINE)
             finally:
                 sites.stop()
             if totals is None:
@@ -259,11 +282,11 @@ def instructions(origins: int, pages: int, files: list[bytes], serve: Any, modes
         print(f"{mode:8} {per_page[mode]:14,.0f} {ratio}")
 
 
-def profile(sites: LoopbackSites, pages: int, folder: Path) -> None:
+def profile(sites: LoopbackSites, pages: int, folder: Path, modes: list[str]) -> None:
     import pstats
 
     folder.mkdir(parents=True, exist_ok=True)
-    for mode in ("none", "rep"):
+    for mode in modes:
         path = folder / f"{mode}.prof"
         crawl(mode, sites, pages, str(path))
         stats = pstats.Stats(str(path))
@@ -277,11 +300,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="4 origins x 10 pages, one round")
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the three crawls")
-    parser.add_argument("--origins", type=int, default=100, help="loopback origins (sites)")
-    parser.add_argument("--pages", type=int, default=100, help="pages of each site")
-    parser.add_argument("--profile", type=Path, help="none and rep under cProfile, saved here")
+    parser.add_argument("--shape", choices=list(SHAPES), default="deep", help="deep or broad crawl")
+    parser.add_argument("--origins", type=int, help="loopback origins (sites); default: the shape's")
+    parser.add_argument("--pages", type=int, help="pages of each site; default: the shape's")
+    parser.add_argument("--profile", type=Path, help="each mode of --modes under cProfile, saved here")
     parser.add_argument("--instructions", action="store_true", help="instructions per page, counted by valgrind")
-    parser.add_argument("--modes", default=",".join(MODES), help="with --instructions: the modes to count")
+    parser.add_argument("--modes", default=",".join(MODES), help="with --instructions or --profile: the modes to run")
+    parser.add_argument("--keep", type=Path, help="with --instructions: keep callgrind's output of each crawl here")
     parser.add_argument("--child", choices=list(MODE_SETTINGS), help=argparse.SUPPRESS)
     parser.add_argument("--bases", help=argparse.SUPPRESS)
     parser.add_argument("--profile-to", help=argparse.SUPPRESS)
@@ -290,7 +315,10 @@ def main() -> None:
         child_crawl(args.child, args.bases.split(","), args.pages, args.profile_to)
         return
 
-    origins, pages, rounds = (4, 10, 1) if args.smoke else (args.origins, args.pages, args.rounds)
+    shape_origins, shape_pages = SHAPES[args.shape]["instructions" if args.instructions else "cpu"]
+    origins, pages, rounds = (args.origins or shape_origins, args.pages or shape_pages, args.rounds)
+    if args.smoke:
+        origins, pages, rounds = 4, 10, 1
     corpus, files = allowing_files(origins)
     print(f"robots.txt: {len(files)} files of {corpus} that allow every page to {AGENT!r}", flush=True)
     pages_served = [page(index, pages) for index in range(pages)]
@@ -301,12 +329,12 @@ def main() -> None:
         return pages_served[int(path.rsplit(b"/", 1)[1])], b"text/html; charset=utf-8"
 
     if args.instructions:
-        instructions(max(2, origins), pages, files, serve, args.modes.split(","))
+        instructions(max(2, origins), pages, files, serve, args.modes.split(","), args.keep)
         return
     sites = LoopbackSites(origins, files, serve)
     try:
         if args.profile:
-            profile(sites, pages, args.profile)
+            profile(sites, pages, args.profile, args.modes.split(","))
         else:
             measure(sites, origins, pages, rounds)
     finally:

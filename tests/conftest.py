@@ -13,7 +13,7 @@ import pytest
 
 from tests.corpus import corpus_dir
 from tests.redis.fleet import Worker
-from tests.redis.server import AnyServer, RedisServer, ServerKind, started_kind, started_server
+from tests.redis.server import AnyServer, ClusterServer, RedisServer, ServerKind, started_kind, started_server
 from tests.sites import Sites
 
 
@@ -77,6 +77,21 @@ def redis_server(_redis_cache_server: RedisServer) -> RedisServer:
         _redis_cache_server.start()
     _redis_cache_server.flush()
     return _redis_cache_server
+
+
+@pytest.fixture(scope="session")
+def _cluster_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterServer]:
+    server = started_kind(ServerKind.CLUSTER, tmp_path_factory.mktemp("cluster"))
+    assert isinstance(server, ClusterServer)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def cluster_server(_cluster_server: ClusterServer) -> ClusterServer:
+    """A Redis Cluster of three masters (``tests/redis/server.py``), running and empty at the start of each test."""
+    _cluster_server.flush()
+    return _cluster_server
 
 
 @pytest.fixture(scope="session", params=list(ServerKind), ids=[kind.value for kind in ServerKind])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -12,3 +13,11 @@ def wait_until(condition: Callable[[], object], timeout: float, what: str) -> No
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting until {what}"
         time.sleep(0.05)
+
+
+async def until(condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
+    """``wait_until`` for a test running on the event loop: polls without blocking the loop."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        await asyncio.sleep(0.05)

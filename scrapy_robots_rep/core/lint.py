@@ -15,7 +15,7 @@ shadowed in its own group stays shadowed in any merge.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -50,6 +50,12 @@ _FOREIGN_FIELDS = {
 }
 _HTML = re.compile(r"<\s*(?:!doctype\s+html|html|head|body)[\s>]", re.IGNORECASE)
 _HTML_LOOKS_AT = 4096
+# A line holding a known field as usually written (``Disallow:``, ``user-agent :``, any ASCII case):
+# read_directives reads it as that field, so a file with one such line is a robots.txt.
+_USUAL_FIELD_LINE = re.compile(
+    r"^[ \t\v\f]*(?:" + "|".join(map(re.escape, sorted(KNOWN_FIELDS))) + r")[ \t\v\f]*:",
+    re.IGNORECASE | re.ASCII | re.MULTILINE,
+)
 # Stands for a pattern's "*" when asking whether another pattern covers it:
 # normalised rfc9309 patterns percent-encode control characters, so it never occurs in one.
 _ANY_RUN = "\x00"
@@ -110,26 +116,35 @@ def file_warnings(
     body: bytes | str, matching: str = "rfc9309", *, max_size: int = DEFAULT_MAX_SIZE
 ) -> list[LintWarning]:
     """The warnings about the file as a whole: larger than ``max_size`` (``too-large``), or not a
-    robots.txt at all, such as an HTML page (``not-robots-txt``). What a crawl warns about."""
-    return _file_warnings(body, matching_mode(matching), max_size)[0]
+    robots.txt at all, such as an HTML page (``not-robots-txt``). What a crawl warns about, for
+    every robots.txt it fetches: the lines are read only when no line is a field as usually written."""
+    mode = matching_mode(matching)
+    warnings = _size_warnings(body, max_size)
+    text = decode(body, max_size)
+    not_robots = _not_robots_txt(text, lambda: read_directives(text, mode.lenient)[1])
+    if not_robots is not None:
+        warnings.append(LintWarning(None, LintKind.NOT_ROBOTS_TXT, not_robots))
+    return warnings
 
 
 def _file_warnings(
     body: bytes | str, mode: MatchingMode, max_size: int
 ) -> tuple[list[LintWarning], list[str], list[Directive]]:
     """The file-wide warnings, and the lines and directives read on the way (for the line warnings)."""
-    warnings: list[LintWarning] = []
-    size = len(body.encode("utf-8", "surrogatepass")) if isinstance(body, str) else len(body)
-    if size > max_size:
-        warnings.append(
-            LintWarning(None, LintKind.TOO_LARGE, f"the file has {size} bytes; only the first {max_size} are read")
-        )
+    warnings = _size_warnings(body, max_size)
     text = decode(body, max_size)
     lines, directives = read_directives(text, mode.lenient)
-    not_robots = _not_robots_txt(text, directives)
+    not_robots = _not_robots_txt(text, lambda: directives)
     if not_robots is not None:
         warnings.append(LintWarning(None, LintKind.NOT_ROBOTS_TXT, not_robots))
     return warnings, lines, directives
+
+
+def _size_warnings(body: bytes | str, max_size: int) -> list[LintWarning]:
+    size = len(body.encode("utf-8", "surrogatepass")) if isinstance(body, str) else len(body)
+    if size > max_size:
+        return [LintWarning(None, LintKind.TOO_LARGE, f"the file has {size} bytes; only the first {max_size} are read")]
+    return []
 
 
 def agent_lines(
@@ -188,11 +203,12 @@ def numbered_groups(mode: MatchingMode, directives: list[Directive]) -> list[tup
     return result
 
 
-def _not_robots_txt(text: str, directives: Sequence[Directive]) -> str | None:
-    """Why the body is not a robots.txt at all (an HTML page, prose, data), or None."""
+def _not_robots_txt(text: str, directives: Callable[[], Sequence[Directive]]) -> str | None:
+    """Why the body is not a robots.txt at all (an HTML page, prose, data), or None; ``directives``
+    gives the text's directives, asked for only when no line is a known field as usually written."""
     if _HTML.search(text, 0, _HTML_LOOKS_AT):
         return "this is an HTML page, not a robots.txt: only rules on lines of their own are read (usually none)"
-    if any(field in KNOWN_FIELDS for _, field, _ in directives):
+    if _USUAL_FIELD_LINE.search(text) or any(field in KNOWN_FIELDS for _, field, _ in directives()):
         return None
     if any(line.split("#", 1)[0].strip() for line in text.split("\n")):
         return "no line of this file is a robots.txt field (User-agent, Allow, Disallow, Sitemap...)"

@@ -139,25 +139,25 @@ class _Stats(OutcomeSink):
     """The crawl stats under ``rep/`` (and Scrapy's ``robotstxt/forbidden``)."""
 
     def __init__(self, stats: StatsCollector) -> None:
-        self._stats = stats
+        self._inc_value = stats.inc_value  # looked up once: Scrapy's stats wrap every attribute access
 
     def request_ended(self, ended: RequestEnded) -> None:
         for key in _STAT_KEYS[ended.outcome]:
-            self._stats.inc_value(key)
+            self._inc_value(key)
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         record = ended.conclusion.record
-        self._stats.inc_value(Stat.ROBOTS_OUTCOME.key(record.outcome.value))
+        self._inc_value(Stat.ROBOTS_OUTCOME.key(record.outcome.value))
         if record.lifetime_source is not None:
-            self._stats.inc_value(Stat.ROBOTS_LIFETIME.key(record.lifetime_source.value))
+            self._inc_value(Stat.ROBOTS_LIFETIME.key(record.lifetime_source.value))
         if ended.revalidated is not None:
-            self._stats.inc_value(Stat.ROBOTS_REVALIDATED.key("not_modified" if ended.revalidated else "modified"))
+            self._inc_value(Stat.ROBOTS_REVALIDATED.key("not_modified" if ended.revalidated else "modified"))
         if ended.change is not None:
-            self._stats.inc_value(Stat.ROBOTS_CHANGED.key())
+            self._inc_value(Stat.ROBOTS_CHANGED.key())
 
     def page_dropped(self, dropped: PageDropped) -> None:
         stat = Stat.PAGE_REQUESTS_DROPPED if dropped.request is not None else Stat.PAGE_ITEMS_DROPPED
-        self._stats.inc_value(stat.key(dropped.kind))
+        self._inc_value(stat.key(dropped.kind))
 
 
 class _Log(OutcomeSink):
@@ -186,12 +186,14 @@ class _Log(OutcomeSink):
                 extra=extra,
             )
         elif outcome is RequestOutcome.DEFERRED:
+            if not _kept(logger, logging.DEBUG):
+                return
             logger.debug(
                 "Deferred %(url)s until robots.txt of %(origin)s is obtained",
                 {"url": url, "origin": ended.origin},
                 extra=extra,
             )
-        else:
+        elif _kept(logger, logging.DEBUG):
             decision = ended.decision
             assert decision is not None
             rule = decision.rule
@@ -209,17 +211,19 @@ class _Log(OutcomeSink):
     def fetch_ended(self, ended: FetchEnded) -> None:
         conclusion = ended.conclusion
         record = conclusion.record
-        fetch_logger.log(
-            logging.INFO if record.outcome.failed else logging.DEBUG,
-            "robots.txt of %(origin)s: %(outcome)s (%(reason)s)%(next)s",
-            {
-                "origin": ended.origin,
-                "outcome": record.outcome.value,
-                "reason": conclusion.reason,
-                "next": _next_step(conclusion),
-            },
-            extra={"spider": self._crawler.spider},
-        )
+        level = logging.INFO if record.outcome.failed else logging.DEBUG
+        if _kept(fetch_logger, level):
+            fetch_logger.log(
+                level,
+                "robots.txt of %(origin)s: %(outcome)s (%(reason)s)%(next)s",
+                {
+                    "origin": ended.origin,
+                    "outcome": record.outcome.value,
+                    "reason": conclusion.reason,
+                    "next": _next_step(conclusion),
+                },
+                extra={"spider": self._crawler.spider},
+            )
         if ended.change is not None:
             fetch_logger.info(
                 "robots.txt of %(origin)s changed for %(agent)s: %(change)s",
@@ -245,6 +249,8 @@ class _Log(OutcomeSink):
             )
 
     def page_dropped(self, dropped: PageDropped) -> None:
+        if not _kept(page_logger, logging.DEBUG):
+            return
         if dropped.request is not None:
             page_logger.debug(
                 "Dropped request %s yielded by %s: %s", dropped.request.url, dropped.response.url, dropped.why
@@ -331,6 +337,7 @@ class Outcomes:
         self, stats: StatsCollector, signals: SignalManager, accounting: Accounting, sinks: Iterable[OutcomeSink]
     ) -> None:
         self._stats = stats
+        self._inc_value = stats.inc_value  # looked up once: Scrapy's stats wrap every attribute access
         self._signals = signals
         self.accounting = accounting
         self._sinks = list(sinks)
@@ -406,7 +413,7 @@ class Outcomes:
     def count(self, stat: Stat, part: object = None, *, by: int = 1) -> None:
         """Add to a crawl stat that is not an outcome (cache hits, Crawl-delay applied, ...); ``part``
         names the member of a family (``Stat.ROBOTS_STATUS``: the status)."""
-        self._stats.inc_value(stat.key(part), by)
+        self._inc_value(stat.key(part), by)
 
     def gauge(self, stat: Stat, value: int) -> None:
         """Set a crawl stat that is a level, not a count (cache evictions so far, requests still waiting)."""
@@ -435,6 +442,24 @@ def configured_sinks(crawler: Crawler) -> list[OutcomeSink]:
             )
         sinks.append(sink)
     return sinks
+
+
+def _kept(logger: logging.Logger, level: int) -> bool:
+    """Whether a record of ``level`` from ``logger`` would reach a handler that keeps it, as
+    ``Logger.callHandlers`` would hand it on. Scrapy's own handler drops DEBUG records (unless
+    ``LOG_LEVEL`` is DEBUG) while its loggers let them through, so a per-request or per-origin DEBUG
+    line would be made, its caller looked up, and thrown away: asked first, it costs a few look-ups."""
+    if not logger.isEnabledFor(level):
+        return False
+    found = False
+    current: logging.Logger | None = logger
+    while current is not None:
+        for handler in current.handlers:
+            found = True
+            if level >= handler.level:
+                return True
+        current = current.parent if current.propagate else None
+    return not found and logging.lastResort is not None and level >= logging.lastResort.level
 
 
 def _next_step(conclusion: Conclusion) -> str:

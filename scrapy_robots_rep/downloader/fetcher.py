@@ -41,6 +41,7 @@ from scrapy_robots_rep.policy.status import Hop, status_policy
 if TYPE_CHECKING:
     from scrapy.core.downloader import Downloader
     from scrapy.crawler import Crawler
+    from scrapy.http import Headers
 
     from scrapy_robots_rep.policy.addresses import AddressRule
 
@@ -101,7 +102,9 @@ class RobotsFetcher:
         """Fetch ``origin``'s robots.txt; conditional when ``validators`` are given."""
         if self._slots is None:
             return await self._fetch(origin, validators)
-        await maybe_deferred_to_future(self._slots.acquire())
+        acquired = self._slots.acquire()
+        if not acquired.called:  # a free slot is taken at once, without a turn of the event loop
+            await maybe_deferred_to_future(acquired)
         try:
             return await self._fetch(origin, validators)
         finally:
@@ -372,10 +375,13 @@ class _Resolution:
             self.done.callback(self.addresses)
 
 
-def _pairs(headers: Any) -> tuple[tuple[str, str], ...]:
-    """Scrapy headers as (name, value) text pairs, one per value."""
+def _pairs(headers: Headers) -> tuple[tuple[str, str], ...]:
+    """Scrapy headers as (name, value) text pairs, one per value.
+
+    ``dict.items``: Scrapy's ``Headers`` holds its normalised names and their lists of values as
+    they are; its own ``items()`` would look each name up again."""
     return tuple(
-        (name.decode("latin-1"), value.decode("latin-1")) for name, values in headers.items() for value in values
+        (name.decode("latin-1"), value.decode("latin-1")) for name, values in dict.items(headers) for value in values
     )
 
 
@@ -388,7 +394,7 @@ def _headers(response: Response, now: float) -> Mapping[str, str]:
     """
     headers = {
         name.decode("latin-1").lower(): ", ".join(value.decode("latin-1") for value in values)
-        for name, values in response.headers.items()
+        for name, values in dict.items(response.headers)
     }
     date = http_date(headers.get("date"))
     if "cached" in response.flags and date is not None:

@@ -109,10 +109,13 @@ class FleetPacing:
         comes back here or goes to the scheduler): free its slot, with no delay (nothing was sent)."""
         self._free(request, downloaded=False)
 
-    def close(self) -> None:
-        """At close: stop holding every slot (the store's leases end by themselves)."""
+    async def close(self) -> None:
+        """At close: stop holding every slot (the store's leases end by themselves), and let the
+        slots being freed reach the store before it closes (each is bounded by its timeout)."""
         for token in list(self._held):
             self._give_up(token)
+        if self._freeing:
+            await asyncio.wait(set(self._freeing))
 
     def _on_request_left(self, request: Request, **kwargs: Any) -> None:
         self._free(request, downloaded=True)

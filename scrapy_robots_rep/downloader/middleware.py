@@ -191,7 +191,7 @@ class RobotsMiddleware:
 
     def _on_spider_opened(self, spider: Spider) -> None:
         gate = ParkingGate(self.origins, self.outcomes, self._settings.exempt_domains, self._fleet)
-        hook_scheduler(self._crawler, gate.parks)
+        self.parking.enqueue = hook_scheduler(self._crawler, gate.parks)
         self._reporter.start()
         shared = shared_parking(self._crawler, self.outcomes, self._settings)
         if shared is not None:
@@ -210,7 +210,7 @@ class RobotsMiddleware:
     async def _on_spider_closed(self, spider: Spider | None = None, reason: str = "") -> None:
         self.origins.cancel_all()
         if self._fleet is not None:
-            self._fleet.close()
+            await self._fleet.close()
         self.parking.stop_sharing()
         waiting = self.parking.by_origin()
         requests = []
@@ -247,7 +247,7 @@ def build_parts(crawler: Crawler) -> RobotsParts:
     store = load_store(crawler, settings.cache_backend)
 
     def released(origin: str, request: Request) -> None:
-        """A parked request goes back to the engine, to be decided by the record that released it."""
+        """A parked request goes back into the scheduler, to be decided by the record that released it."""
         outcomes.released(origin)
         request.meta[RELEASED] = True
 

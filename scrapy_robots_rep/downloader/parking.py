@@ -2,7 +2,7 @@
 
 Parked requests occupy neither the scheduler nor the download concurrency
 (``docs/behaviour.md`` §5). When an origin's rules arrive its requests become ready and
-are given back to the engine in priority order (as if they had never been deferred), taking
+go back into the scheduler in priority order (as if they had never been deferred), taking
 turns across origins at equal priority, and paced: a batch whenever the scheduler runs dry
 and a few more each time a download ends, so that one origin's backlog never floods the
 downloader and a busy scheduler never starves them.
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 from scrapy_robots_rep.crawl.meta_keys import REFILTERED
-from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler
+from scrapy_robots_rep.crawl.scrapy_compat import engine_scheduler, wake_engine
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.policy.settings import RepSettings
 
 RELEASED_PER_DOWNLOAD = 2
-"""Ready requests given back to the engine each time a download ends."""
+"""Ready requests given back to the scheduler each time a download ends."""
 
 
 def past_the_dupefilter(request: Request) -> Request:
@@ -57,7 +57,7 @@ class Parked(enum.Enum):
 
 
 class Parking:
-    """Parked requests per origin, and the ready ones waiting to go back to the engine."""
+    """Parked requests per origin, and the ready ones waiting to go back into the scheduler."""
 
     def __init__(
         self,
@@ -81,6 +81,9 @@ class Parking:
         self._ready: list[tuple[int, int, int, str, Request]] = []
         self._order = count()
         self._pacing = False
+        self.enqueue: Callable[[Request], None] | None = None
+        """How a released request goes back into the scheduler (``scheduling.hook_scheduler``); set when the
+        spider opens."""
         crawler.signals.connect(self._on_scheduler_empty, signals.scheduler_empty)
 
     @property
@@ -182,18 +185,23 @@ class Parking:
                 self._keep(origin, request)
 
     def give_back(self, budget: int | None = None) -> None:
-        """Give up to ``budget`` ready requests (default: one batch) back to the engine, best first."""
+        """Give up to ``budget`` ready requests (default: one batch) back to the scheduler, best first,
+        then wake the engine once."""
         engine = self._crawler.engine
-        if engine is None or engine.spider is None:
+        enqueue = self.enqueue
+        if engine is None or engine.spider is None or enqueue is None:
             return
         budget = self._batch if budget is None else budget
         ready = self._ready
+        given = budget
         while ready and budget > 0:
             *_, origin, request = heapq.heappop(ready)
             self._count -= 1
             self._on_release(origin, request)
-            engine.crawl(request)
+            enqueue(request)
             budget -= 1
+        if budget < given:
+            wake_engine(engine)
         self._pace(bool(ready))
 
     def _pace(self, on: bool) -> None:

@@ -5,8 +5,10 @@ This is asked of the scheduler's own ``enqueue_request`` rather than through Scr
 ``request_scheduled`` signal: the engine calls it once for every request a callback yields
 (also the many that the dupefilter then drops), after every ``request_scheduled`` handler
 (``OffsiteMiddleware``'s among them) let the request through, and a direct call costs a
-fraction of a signal dispatch. Coming out, every request the scheduler hands out is marked
-as scheduled: one that then finds no rules can go back to be parked (``docs/behaviour.md`` §5).
+fraction of a signal dispatch. A parked request given back goes straight into the scheduler's
+own ``enqueue_request``: it was let through once. Coming out, every request the scheduler hands
+out is marked as scheduled: one that then finds no rules can go back to be parked
+(``docs/behaviour.md`` §5).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from scrapy import signals
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, FLEET_SLOT, REFILTERED, RELEASED, SCHEDULED
@@ -33,10 +36,11 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 
 
-def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
+def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> Callable[[Request], None]:
     """Make the crawl's scheduler ask ``parks`` before enqueueing a request (True: parked, not
     enqueued), and mark every request it hands out with :data:`SCHEDULED` (giving a
-    :data:`REFILTERED` one its own ``dont_filter`` back).
+    :data:`REFILTERED` one its own ``dont_filter`` back). Returns how a released request
+    goes back into the scheduler.
 
     Scheduler-agnostic: it wraps the two methods every Scrapy scheduler has
     (``BaseScheduler``), on the scheduler instance, when the spider opens.
@@ -59,8 +63,17 @@ def hook_scheduler(crawler: Crawler, parks: Callable[[Request], bool]) -> None:
                 request.dont_filter = False
         return request
 
+    def enqueue_released(request: Request) -> None:
+        """A parked request given back: every ``request_scheduled`` handler let it through when it
+        was first scheduled, and its origin's rules are in, so it goes straight into the scheduler
+        (no second signal, no second look by ``parks``). One the dupefilter drops is reported
+        dropped, as the engine reports it."""
+        if not enqueue(request):
+            crawler.signals.send_catch_log(signals.request_dropped, request=request, spider=crawler.spider)
+
     scheduler.enqueue_request = enqueue_request  # type: ignore[method-assign]
     scheduler.next_request = next_request  # type: ignore[method-assign]
+    return enqueue_released
 
 
 def checked_origin(request: Request, exempt: tuple[str, ...]) -> str | None:

@@ -35,9 +35,6 @@ class SlotDelays:
         self._floors: dict[str, float] = {}
         self.applied: dict[str, tuple[float, float]] = {}
         """Per origin, the delay robots.txt asked for and the one applied (capped)."""
-        # Extensions (AutoThrottle) are built before the downloader's middlewares, so this
-        # handler runs after theirs for the same response.
-        crawler.signals.connect(self._on_response_downloaded, signals.response_downloaded)
 
     def apply(self, request: Request, origin: str, crawl_delay: float) -> None:
         """Make ``crawl_delay`` (capped at ``REP_CRAWL_DELAY_MAX``) the floor of ``request``'s slot."""
@@ -45,6 +42,12 @@ class SlotDelays:
         downloader = self._downloader()
         key = downloader.get_slot_key(request)
         if self._floors.get(key, 0.0) < delay:
+            if not self._floors:
+                # From the first floor on, put floors back after each response; until then there is
+                # none to hold, and a crawl without Crawl-delay pays no handler per response.
+                # Extensions (AutoThrottle) connected theirs when the crawler was built, so this one
+                # runs after theirs for the same response.
+                self._crawler.signals.connect(self._on_response_downloaded, signals.response_downloaded)
             self._floors[key] = delay
             self._announce(origin, crawl_delay, delay)
             slot_settings = downloader.per_slot_settings.get(key, {})
@@ -60,8 +63,6 @@ class SlotDelays:
         self._hold(key, downloader.slots.get(key))
 
     def _on_response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
-        if not self._floors:
-            return
         key = request.meta.get("download_slot")
         if key is not None and key in self._floors:
             self._hold(key, self._downloader().slots.get(key))

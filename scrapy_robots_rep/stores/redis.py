@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import os
 import socket
@@ -21,11 +22,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 try:
     from redis import Redis as SyncRedis
-    from redis.asyncio import BlockingConnectionPool, Redis
+    from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
     from redis.asyncio.client import PubSub
+    from redis.asyncio.cluster import RedisCluster
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
-    from redis.exceptions import RedisError
+    from redis.cluster import RedisCluster as SyncRedisCluster
+    from redis.exceptions import AskError, MovedError, RedisClusterException, RedisError
 except ImportError:
     raise ImportError("scrapy_robots_rep.RedisStore needs the redis client: pip install redis") from None
 
@@ -55,7 +58,8 @@ CLOSE_WAIT = 10.0
 """Seconds ``close`` waits at most for Redis to take the records made while it was away."""
 
 MAX_CONNECTIONS = 32
-"""Connections per process; a call waits for a free one (a burst of origins is no outage)."""
+"""Connections per process (on a cluster, per node); a call waits for a free one (a burst of
+origins is no outage)."""
 
 CLOCK_TOLERANCE = 1.0
 """Seconds by which the clocks of a record's writer and reader may differ (as Redis's clock sees
@@ -102,7 +106,7 @@ class RedisStore(SharedStore):
 
     def __init__(
         self,
-        client: Redis,
+        client: Redis | RedisCluster,
         *,
         scope: Scope,
         stats: StatsCollector,
@@ -111,9 +115,9 @@ class RedisStore(SharedStore):
         keep_after_expiry: float,
         where: str = "",
         clock: Callable[[], float] = time.time,
+        cluster_client: Callable[[], RedisCluster] | None = None,
     ) -> None:
         super().__init__(scope=scope, stats=stats)
-        self._client = client
         self._prefix = prefix
         self._lock_ms = max(1, round(lock_timeout * 1000))
         self._keep_after_expiry = keep_after_expiry
@@ -122,16 +126,18 @@ class RedisStore(SharedStore):
         self.where = where
         """Which Redis, and from which setting, for the start-up line."""
         self._clock = clock
-        self._store_script = client.register_script(redis_scripts.STORE)
-        self._read_script = client.register_script(redis_scripts.READ)
-        self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
-        self._release_script = client.register_script(redis_scripts.RELEASE)
-        self._renew_script = client.register_script(redis_scripts.RENEW)
-        self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
-        self._free_script = client.register_script(redis_scripts.FREE_SLOT)
+        self._use(client)
+        self._cluster_client = cluster_client
+        """Makes the cluster client when the server did not answer at start (a ``MOVED`` reply then
+        says that it is a cluster node); ``None`` once the kind of server is known."""
         self._renewals: dict[str, asyncio.Task[None]] = {}
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._listen_attempts = 0
+        self._in_flight = asyncio.Semaphore(MAX_CONNECTIONS)
+        self._cluster_lock = asyncio.Lock()
+        self._retired: Redis | None = None
+        """The standalone client a cluster client replaced (the listener may still use it), closed at close."""
         self._unsynced: OrderedDict[str, CacheRecord] = OrderedDict()
         self._resync: asyncio.Task[None] | None = None
         self._retry_at = 0.0
@@ -147,7 +153,6 @@ class RedisStore(SharedStore):
         source = settings.source("redis_url")
         options: dict[str, Any] = {
             "max_connections": MAX_CONNECTIONS,
-            "timeout": None,
             "socket_timeout": timeout,
             "socket_connect_timeout": timeout,
             "retry": Retry(NoBackoff(), 1),
@@ -156,20 +161,23 @@ class RedisStore(SharedStore):
         for ours in IGNORED_PARAMS:
             options.pop(ours, None)
         shown = _without_password(url)
+        setting = source or "REP_REDIS_URL"
         try:
-            pool = BlockingConnectionPool.from_url(url, **options)
+            pool = BlockingConnectionPool.from_url(url, **{"timeout": None, **options})
         except ValueError as error:
             reason = str(error).replace(url, shown)
-            raise SettingsError(f"{source or 'REP_REDIS_URL'} is not a Redis URL ({reason}): {shown!r}") from None
-        _check_server(url, options, f"{source or 'REP_REDIS_URL'} {shown}")
+            raise SettingsError(f"{setting} is not a Redis URL ({reason}): {shown!r}") from None
+        cluster = _check_server(url, options, f"{setting} {shown}")
+        cluster_client = functools.partial(_cluster_client, url, options, f"{setting} {shown}")
         return cls(
-            Redis(connection_pool=pool),
+            cluster_client() if cluster else Redis(connection_pool=pool),
             scope=Scope.of(settings),
             stats=crawler.stats,
             prefix=settings.redis_prefix,
             lock_timeout=settings.redis_lock_timeout,
             keep_after_expiry=settings.unreachable_max_age,
-            where=f"{shown} (from {source or 'the default'})",
+            where=f"{shown} ({'a Redis Cluster, ' if cluster else ''}from {source or 'the default'})",
+            cluster_client=cluster_client if cluster is None else None,
         )
 
     @property
@@ -294,10 +302,25 @@ class RedisStore(SharedStore):
             # redis-py may absorb a cancellation in a pub/sub read; the loops also stop on _closing.
             await asyncio.wait(tasks, timeout=POLL_INTERVAL + 1)
         await self._client.aclose()
+        if self._retired is not None:
+            await self._retired.aclose()
 
     def unpack(self, data: str | bytes) -> str | bytes:
         """Records are kept packed (``stores/compact.py``)."""
         return compact.unpack(data) if isinstance(data, bytes) else data
+
+    def _use(self, client: Redis | RedisCluster) -> None:
+        """Talk to Redis through ``client`` (its own copies of the scripts)."""
+        self._client = client
+        self._cluster = client if isinstance(client, RedisCluster) else None
+        self._cluster_known = False
+        self._store_script = client.register_script(redis_scripts.STORE)
+        self._read_script = client.register_script(redis_scripts.READ)
+        self._acquire_script = client.register_script(redis_scripts.ACQUIRE)
+        self._release_script = client.register_script(redis_scripts.RELEASE)
+        self._renew_script = client.register_script(redis_scripts.RENEW)
+        self._reserve_script = client.register_script(redis_scripts.RESERVE_SLOT)
+        self._free_script = client.register_script(redis_scripts.FREE_SLOT)
 
     def _record_key(self, origin: str) -> str:
         return f"{self._prefix}{{{self.key(origin)}}}"
@@ -358,17 +381,31 @@ class RedisStore(SharedStore):
     async def _listen(self) -> None:
         """Wake this process's waiters when any process announces a stored record."""
         while not self._closing:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub: PubSub | None = None
             try:
+                pubsub = await self._subscriber()
                 await pubsub.subscribe(self._channel)
                 await self._dispatch(pubsub)
-            except (OSError, RedisError) as error:
+            except REDIS_ERRORS as error:
                 self._note_failure(error)
+                self._listen_attempts += 1
             finally:
-                close: Callable[[], Awaitable[None]] = pubsub.aclose  # redis-py leaves it untyped
-                await close()
+                if pubsub is not None:
+                    close: Callable[[], Awaitable[None]] = pubsub.aclose  # redis-py leaves it untyped
+                    await close()
             if not self._closing:
                 await asyncio.sleep(RETRY_INTERVAL)
+
+    async def _subscriber(self) -> PubSub:
+        """A pub/sub connection. On a cluster, to one node (a record's announcement, a classic
+        ``PUBLISH``, reaches every node), the next one after each failure."""
+        if self._cluster is None:
+            return self._client.pubsub(ignore_subscribe_messages=True)
+        await self._know_cluster()
+        nodes = self._cluster.get_nodes()
+        node = nodes[self._listen_attempts % len(nodes)]
+        pool = ConnectionPool(connection_class=node.connection_class, **node.connection_kwargs)
+        return PubSub(pool, ignore_subscribe_messages=True)
 
     async def _dispatch(self, pubsub: PubSub) -> None:
         while not self._closing:
@@ -384,15 +421,48 @@ class RedisStore(SharedStore):
         if self._failing and time.monotonic() < self._retry_at:
             return fallback
         try:
-            result = await call()
-        except (OSError, RedisError) as error:
+            async with self._in_flight:
+                await self._know_cluster()
+                result = await call()
+        except REDIS_ERRORS as error:
+            if isinstance(error, (MovedError, AskError)) and self._become_cluster():
+                return await self._guarded(call, fallback)
             self._note_failure(error)
             return fallback
         self._note_success()
         return result
 
+    def _become_cluster(self) -> bool:
+        """The server, which did not answer at start, turned out a node of a Redis Cluster: use
+        redis-py's cluster client from now on; ``False`` when there is none to use."""
+        make, self._cluster_client = self._cluster_client, None
+        standalone = self._client
+        if make is None or not isinstance(standalone, Redis):
+            return False
+        try:
+            self._use(make())
+        except SettingsError as error:
+            logger.error("%s", error)
+            return False
+        self.where = self.where.replace(" (from ", " (a Redis Cluster, from ", 1)
+        logger.info("RedisStore at %s: a node of a Redis Cluster; following its redirections", self.where)
+        self._retired = standalone
+        return True
+
+    async def _know_cluster(self) -> None:
+        """On a cluster, learn its nodes and slots before the first command, and again after a
+        failure, one call at a time: redis-py's client, learning them in each of a burst of
+        commands at once, closes connections other commands are using."""
+        if self._cluster is None or self._cluster_known:
+            return
+        async with self._cluster_lock:
+            if not self._cluster_known:
+                await self._cluster.initialize()
+                self._cluster_known = True
+
     def _note_failure(self, error: BaseException) -> None:
         self.count("errors")
+        self._cluster_known = False
         self._retry_at = time.monotonic() + RETRY_INTERVAL
         if self._failing:
             return
@@ -430,6 +500,9 @@ class RedisStore(SharedStore):
             await asyncio.sleep(max(self._retry_at - time.monotonic(), 0.0) + 0.01)
 
 
+REDIS_ERRORS = (OSError, RedisError, RedisClusterException)
+"""What a failing or unreachable Redis raises (the cluster client's "cannot be connected" is no ``RedisError``)."""
+
 SUPPORTED = {"redis": (6, 2), "valkey": (7, 2)}
 """The oldest server of each kind the store's scripts run on (``ZADD GT``, ``TIME`` in scripts)."""
 
@@ -449,18 +522,44 @@ def unsupported_server(info: Mapping[str, object]) -> str | None:
     return f"runs {name} {found or '(no version in INFO)'}; RedisStore needs {name} {needed[0]}.{needed[1]} or later"
 
 
-def _check_server(url: str, options: Mapping[str, object], where: str) -> None:
-    """One start-up look at the server: an unsupported one is a start-up error (one that does not
-    answer yet is not: the store waits for it as for any outage)."""
+def _check_server(url: str, options: Mapping[str, object], where: str) -> bool | None:
+    """One start-up look at the server: whether it is a node of a Redis Cluster (``INFO cluster``),
+    ``None`` when it does not answer yet (the store waits for it as for any outage). An unsupported
+    server (on a cluster: any node) is a start-up error."""
     plain = {key: value for key, value in options.items() if key not in ("max_connections", "timeout", "retry")}
     try:
         with SyncRedis.from_url(url, **plain) as client:
-            info = client.info("server")
-    except (OSError, RedisError):
-        return
-    reason = unsupported_server(info)
-    if reason is not None:
-        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {reason}")
+            infos = {"": client.info("server")}
+            cluster = client.info("cluster").get("cluster_enabled") == 1
+        if cluster:
+            with SyncRedisCluster.from_url(url, **plain) as nodes:
+                infos = nodes.info("server", target_nodes=SyncRedisCluster.ALL_NODES)
+    except REDIS_ERRORS:
+        return None
+    for node, info in sorted(infos.items()):
+        reason = unsupported_server(info)
+        if reason is not None:
+            which = f"cluster node {node} " if node else ""
+            raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) {which}{reason}")
+    return bool(cluster)
+
+
+def _cluster_client(url: str, options: Mapping[str, object], where: str) -> RedisCluster:
+    """redis-py's cluster client, starting from the node ``url`` names, with the store's options
+    (``max_connections`` per node; the store also bounds the commands it has in flight)."""
+    taken = inspect.signature(RedisCluster.__init__).parameters
+    left_out = sorted(name for name in options if name not in taken)
+    if left_out:
+        logger.warning(
+            "The Redis of REP_CACHE_BACKEND (%s) is a Redis Cluster, whose client does not take the option(s) %s: "
+            "left out",
+            where,
+            ", ".join(left_out),
+        )
+    try:
+        return RedisCluster.from_url(url, **{name: value for name, value in options.items() if name in taken})
+    except RedisClusterException as error:
+        raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) is a Redis Cluster node: {error}") from None
 
 
 def _without_password(url: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from scrapy_robots_rep.cli import main
 from scrapy_robots_rep.core import ExtensionField, RobotsTxt
-from scrapy_robots_rep.core.lint import LintKind, LintWarning, lint
+from scrapy_robots_rep.core.lint import LintKind, LintWarning, file_warnings, lint
 from tests.cli.console import run
 from tests.project import in_example_project
 
@@ -71,6 +71,33 @@ def test_a_body_without_any_field_is_not_a_robots_txt():
 
     assert (warning.line, warning.kind) == (None, LintKind.NOT_ROBOTS_TXT)
     assert warning.message == ("no line of this file is a robots.txt field (User-agent, Allow, Disallow, Sitemap...)")
+
+
+# What a crawl asks of every robots.txt it fetches: the file-wide warnings alone, which read the
+# lines only when no line is a field as usually written. Each body here must not be settled by that
+# look: a field in a comment, misspelt or without a colon, or spelt with a character that only
+# Unicode case folding makes a field's letter (the long s, the Kelvin sign).
+UNSETTLED_BY_A_LOOK = [
+    "# User-agent: *\n# Disallow: /\n",
+    "useragent: *\ndissallow: /private\n",
+    "User-agent *\nDisallow /private\n",
+    "\u017fitemap: https://example.com/sitemap.xml\n",
+    "\u212a: nothing\nuser-agent\u212a: x\n",
+    "<html><body>User-agent: *</body></html>\n",
+    "plain prose, no field\n",
+]
+
+
+@pytest.mark.parametrize("matching", ["rfc9309", "legacy"])
+@pytest.mark.parametrize("body", [CLEAN, "", *UNSETTLED_BY_A_LOOK])
+def test_file_warnings_are_the_file_wide_warnings_of_lint(body, matching):
+    assert file_warnings(body, matching) == [warning for warning in lint(body, matching) if warning.line is None]
+
+
+def test_a_field_spelt_with_a_character_that_folds_to_ascii_is_not_a_field():
+    [warning] = file_warnings("\u017fitemap: https://example.com/sitemap.xml\n")
+
+    assert warning.kind is LintKind.NOT_ROBOTS_TXT
 
 
 def test_content_past_the_size_limit_is_a_warning():
@@ -383,6 +410,15 @@ def test_every_corpus_file_lints_with_well_formed_warnings(corpus, matching):
         kinds.update(warning.kind for warning in warnings)
     # Real files have real mistakes: at least these kinds occur in any sample of them.
     assert {LintKind.SHADOWED, LintKind.UNKNOWN_FIELD, LintKind.BAD_AGENT} <= kinds
+
+
+@pytest.mark.parametrize("matching", ["rfc9309", "legacy"])
+def test_file_warnings_of_corpus_files_are_those_of_lint(corpus, matching):
+    for path in corpus_files(corpus):
+        body = path.read_bytes()
+        for max_size in (len(body), max(len(body) // 2, 1)):
+            expected = [warning for warning in lint(body, matching, max_size=max_size) if warning.line is None]
+            assert file_warnings(body, matching, max_size=max_size) == expected, path.name
 
 
 def test_rules_reported_as_never_deciding_never_decide_on_corpus_urls(corpus):

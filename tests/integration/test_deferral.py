@@ -64,24 +64,32 @@ async def test_spider_waits_for_the_retry_and_released_requests_obey_the_rules(s
 @pytest_twisted.ensureDeferred
 async def test_waiting_requests_are_held_before_the_scheduler_and_not_reported_dropped(sites: Sites) -> None:
     """A request that waits for robots.txt is held instead of being enqueued: every page enters the
-    scheduler once (when released, or when its origin already had rules), and Scrapy's
-    ``request_dropped`` is sent for none of them."""
+    scheduler once (when released, or when its origin already had rules), Scrapy's
+    ``request_scheduled`` is sent once for each request (a released one is not scheduled again), and
+    ``request_dropped`` only for the duplicate that waited beside its first copy (the dupefilter
+    drops it when both are released)."""
     site = sites.start({"/robots.txt": text(ALLOW)} | {f"/p{index}": Reply(body=PAGE) for index in range(5)})
     dropped: list[str] = []
+    scheduled: list[str] = []
 
     def watch(crawler: Crawler) -> None:
         def on_dropped(request: Request, **_: object) -> None:
             dropped.append(request.url)
 
+        def on_scheduled(request: Request, **_: object) -> None:
+            scheduled.append(request.url)
+
         crawler.signals.connect(on_dropped, signal=scrapy_signals.request_dropped, weak=False)
+        crawler.signals.connect(on_scheduled, signal=scrapy_signals.request_scheduled, weak=False)
 
     urls = [f"{site.url}/p{index}" for index in range(5)]
-    result = await crawl(urls, on_crawler=watch)
+    result = await crawl([*urls, urls[0]], on_crawler=watch)
 
     assert all(result.by_url()[url].response is not None for url in urls)
     assert result.stat("rep/requests/deferred") >= 1
     assert result.stat("scheduler/enqueued") == len(urls)
-    assert dropped == []
+    assert sorted(scheduled) == sorted([*urls, urls[0]])
+    assert dropped == [urls[0]]
     assert sorted(site.paths()) == ["/p0", "/p1", "/p2", "/p3", "/p4", "/robots.txt"]
 
 

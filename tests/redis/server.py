@@ -19,7 +19,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,9 +157,10 @@ class TlsServer(RedisServer):
 
 
 class ClusterServer:
-    """A Redis Cluster of three masters on loopback ports (no replicas); ``url`` names the first."""
+    """A Redis Cluster of three masters on loopback ports (no replicas), each running its own of
+    ``executables`` (a cluster being upgraded mixes versions); ``url`` names the first."""
 
-    def __init__(self, executable: str, workdir: Path) -> None:
+    def __init__(self, executables: Sequence[str], workdir: Path) -> None:
         self._workdir = workdir
         self.nodes = [
             RedisServer(
@@ -174,7 +175,7 @@ class ClusterServer:
                     str(workdir),
                 ),
             )
-            for port in _cluster_ports(3)
+            for executable, port in zip(executables, _cluster_ports(len(executables)), strict=True)
         ]
         self.port = self.nodes[0].port
         self.url = f"redis://127.0.0.1:{self.port}/0"
@@ -195,7 +196,7 @@ class ClusterServer:
             timeout=_CLUSTER_TIMEOUT,
         )
         deadline = time.monotonic() + _CLUSTER_TIMEOUT
-        while not all(_cluster_ok(node) for node in self.nodes):
+        while not self.ok:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the cluster on {addresses} did not reach cluster_state:ok")
             time.sleep(0.05)
@@ -208,13 +209,19 @@ class ClusterServer:
     def running(self) -> bool:
         return all(node.running for node in self.nodes)
 
+    @property
+    def ok(self) -> bool:
+        """Whether every node says ``cluster_state:ok``."""
+        return all(_cluster_ok(node) for node in self.nodes)
+
     def flush(self) -> None:
         for node in self.nodes:
             node.flush()
 
     def client(self) -> redis.RedisCluster:
-        """A synchronous cluster client, for the caller's own checks."""
-        return redis.RedisCluster(host="127.0.0.1", port=self.port, socket_timeout=5)
+        """A synchronous cluster client, for the caller's own checks (starting from any node that answers)."""
+        nodes = [redis.cluster.ClusterNode("127.0.0.1", node.port) for node in self.nodes]
+        return redis.RedisCluster(startup_nodes=nodes, socket_timeout=5)
 
 
 AnyServer = RedisServer | ClusterServer
@@ -228,7 +235,7 @@ def started_kind(kind: ServerKind, workdir: Path | None = None) -> AnyServer:
     if kind is ServerKind.TLS_ACL:
         server = TlsServer(executable, where)
     elif kind is ServerKind.CLUSTER:
-        server = ClusterServer(executable, where)
+        server = ClusterServer([executable] * 3, where)
     else:
         server = RedisServer(executable)
     server.start()

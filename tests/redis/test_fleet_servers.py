@@ -1,5 +1,7 @@
 """A fleet on each server kind users run besides Debian's Redis 7 (tested everywhere else): Redis 6.2,
-Valkey, and a TLS-only Redis with its own CA and an ACL user, judged by what the origins' servers saw."""
+Valkey, a TLS-only Redis with its own CA and an ACL user, and a Redis Cluster of three masters (the
+store's; scrapy-redis's queue, and the parked requests beside it, stay on a standalone Redis), judged
+by what the origins' servers saw."""
 
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ from tests.waiting import wait_until
 ORIGINS = 12
 
 
-@pytest.fixture(params=[ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL], ids=lambda kind: kind.value)
+@pytest.fixture(
+    params=[ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL, ServerKind.CLUSTER],
+    ids=lambda kind: kind.value,
+)
 def store_server(request: pytest.FixtureRequest, tmp_path) -> Iterator[AnyServer]:
     server = started_kind(request.param, tmp_path)
     yield server

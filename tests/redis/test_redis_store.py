@@ -28,6 +28,7 @@ from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.redis.server import RedisServer, ServerKind, started_kind
 from tests.stores.contract import ORIGIN, UNTIL_THE_TEST_TIMES_OUT, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
+from tests.waiting import until as _until
 
 SCOPE = "testbot/rfc9309/rfc9309"
 RECORD_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}"
@@ -283,14 +284,6 @@ def test_without_the_redis_client_the_error_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "ImportError: scrapy_robots_rep.RedisStore needs the redis client: pip install redis" in result.stderr
-
-
-async def _until(condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
-    """Poll ``condition`` on the loop until it holds; fail naming ``what`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        await asyncio.sleep(0.05)
 
 
 def _missing(server: RedisServer) -> bool:

@@ -1,9 +1,11 @@
-"""What the shared store costs per request, as Redis saw it (``MONITOR``): no round trip for a
-request to an origin without a Crawl-delay, two (take the origin's slot, free it) with a delay, on
-each standalone server kind a fleet runs on (Redis 7, Redis 6.2, Valkey, TLS with an ACL user)."""
+"""What the shared store costs per request, as Redis saw it (``MONITOR``, on a cluster on every node):
+no round trip for a request to an origin without a Crawl-delay, two (take the origin's slot, free
+it) with a delay, on each server kind a fleet runs on (Redis 7, Redis 6.2, Valkey, TLS with an ACL
+user, a Redis Cluster)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ import pytest_twisted
 import redis
 
 from tests.crawling import crawl
-from tests.redis.server import AnyServer, ServerKind
+from tests.redis.server import AnyServer, ClusterServer, RedisServer, ServerKind
 from tests.settings.redis_store import shared_cache
 from tests.sites import Sites, text
 
@@ -24,9 +26,18 @@ END = "end-of-crawl"
 
 @contextmanager
 def monitored(server: AnyServer) -> Iterator[list[str]]:
-    """The commands clients send to ``server`` while inside (not those a Lua script runs)."""
+    """The commands clients send to ``server`` (on a cluster, to any node) while inside (not those a Lua script runs)."""
     commands: list[str] = []
-    client = server.client()
+    with contextlib.ExitStack() as stack:
+        for node in server.nodes if isinstance(server, ClusterServer) else [server]:
+            stack.enter_context(_monitored(node, commands))
+        yield commands
+
+
+@contextmanager
+def _monitored(node: RedisServer, commands: list[str]) -> Iterator[None]:
+    seen: list[str] = []
+    client = node.client()
     monitor = client.monitor()
     monitor.__enter__()
     ready = threading.Event()
@@ -36,7 +47,7 @@ def monitored(server: AnyServer) -> Iterator[list[str]]:
         try:
             for entry in monitor.listen():
                 if entry["client_type"] != "lua":
-                    commands.append(entry["command"])
+                    seen.append(entry["command"])
         except (redis.ConnectionError, ValueError, AttributeError):
             return
 
@@ -44,14 +55,15 @@ def monitored(server: AnyServer) -> Iterator[list[str]]:
     thread.start()
     ready.wait(5)
     try:
-        yield commands
+        yield
     finally:
         client.echo(END)  # MONITOR lists it after every command sent before it
         deadline = time.monotonic() + 30
-        while not commands or END not in commands[-1]:
+        while not seen or END not in seen[-1]:
             assert time.monotonic() < deadline, "MONITOR never listed the end marker"
             time.sleep(0.01)
-        commands.pop()
+        seen.pop()
+        commands.extend(seen)
         monitor.connection.disconnect()
         thread.join(5)
         client.close()
@@ -67,10 +79,9 @@ async def round_trips(server: AnyServer, sites: Sites, robots: str, pages: int) 
     return len([command for command in commands if not command.startswith(("HELLO", "CLIENT SETINFO", "SCRIPT LOAD"))])
 
 
-STANDALONE = [ServerKind.REDIS, ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL]
-
-
-@pytest.mark.parametrize("_server_of_each_kind", STANDALONE, ids=[kind.value for kind in STANDALONE], indirect=True)
+@pytest.mark.parametrize(
+    "_server_of_each_kind", list(ServerKind), ids=[kind.value for kind in ServerKind], indirect=True
+)
 @pytest.mark.parametrize(
     ("robots", "per_request"),
     [("User-agent: *\nDisallow: /private\n", 0), ("User-agent: *\nCrawl-delay: 0.2\n", 2)],
