@@ -79,6 +79,17 @@ def test_bench_crawl_smoke_run_reports_cpu_per_page_and_fetches_robots_txt_once_
     assert rows["none"] == (1.0, 0) and rows["builtin"][1] == rows["rep"][1] == 1, report
 
 
+def test_bench_start_smoke_run_crawls_each_way_and_finds_no_optional_part_imported(clone: Path) -> None:
+    report = run(clone, "bench_start.py")
+
+    counts = dict(re.findall(r"^(none|builtin|rep)\s+(\d+) modules imported, 2 pages$", report, re.MULTILINE))
+    assert counts.keys() == {"none", "builtin", "rep"}, report
+    assert int(counts["none"]) < int(counts["rep"]), report
+    assert re.search(
+        r"^rep imports \d+ modules beyond builtin's, \d+ of this package; optional parts: none$", report, re.MULTILINE
+    ), report
+
+
 def test_bench_fleet_smoke_run_shares_robots_txt_through_redis(clone: Path) -> None:
     report = run(clone, "bench_fleet.py")
 

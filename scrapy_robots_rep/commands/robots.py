@@ -2,7 +2,9 @@
 
 Scrapy's own options (``-s NAME=VALUE``, ``-L LEVEL``, ``--logfile``...) are read by Scrapy; every
 other argument is parsed by the grammar ``scrapy-robots`` and ``python -m scrapy_robots_rep``
-share (:mod:`scrapy_robots_rep.cli.grammar`), so an unknown option is reported as one.
+share (:mod:`scrapy_robots_rep.cli.grammar`), so an unknown option is reported as one. Scrapy makes
+every command of every ``scrapy`` command line (``scrapy crawl`` too), so the grammar, and the
+command line's modules with it, are imported only when this command runs or shows its help.
 """
 
 from __future__ import annotations
@@ -11,8 +13,6 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 from scrapy.settings import SETTINGS_PRIORITIES
-
-from scrapy_robots_rep.cli.grammar import Context, build_parser, option_settings, parse, run
 
 PROG = "scrapy robots"
 SCRAPY_OPTIONS = (
@@ -33,6 +33,8 @@ class RobotsCommand(ScrapyCommand):
         return "Explain robots.txt decisions with the project's settings (check ROBOTS URL ...)"
 
     def long_desc(self) -> str:
+        from scrapy_robots_rep.cli.grammar import build_parser
+
         return (
             f"{build_parser(PROG).format_usage().strip()}. The subcommands and options of scrapy-robots, with "
             "the project's settings (REP_USER_AGENT or USER_AGENT, REP_MATCHING, REP_STATUS_POLICY, the limits "
@@ -47,6 +49,8 @@ class RobotsCommand(ScrapyCommand):
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Parse what Scrapy left with the shared grammar; the options become settings; the log stays off."""
+        from scrapy_robots_rep.cli.grammar import option_settings, parse
+
         super().process_options(args, opts)
         assert self.settings is not None
         self.arguments = parse(PROG, [*args, "-h"] if opts.help else args, SCRAPY_OPTIONS)
@@ -55,6 +59,8 @@ class RobotsCommand(ScrapyCommand):
             self.settings.set("LOG_ENABLED", False, priority="cmdline")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from scrapy_robots_rep.cli.grammar import Context, run
+
         assert self.settings is not None and self.crawler_process is not None
         process = self.crawler_process
         self.exitcode = run(self.arguments, Context(self.settings, lambda: process))

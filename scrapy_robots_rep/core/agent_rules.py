@@ -33,7 +33,6 @@ from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.packing import pack, unpack
 from scrapy_robots_rep.core.paths import plain_url_path, url_path
 from scrapy_robots_rep.core.patterns import matches_wildcards
-from scrapy_robots_rep.core.plain_data import AgentRulesFields, dump, load
 from scrapy_robots_rep.core.rule_index import (
     NO_MATCH,
     Entry,
@@ -425,6 +424,8 @@ class AgentRules:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe plain data; ``from_dict`` rebuilds an equal object."""
+        from scrapy_robots_rep.core.plain_data import AgentRulesFields, dump  # for stores and saved state only
+
         return dump(
             AgentRulesFields(
                 matching=self.matching,
@@ -444,6 +445,8 @@ class AgentRules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AgentRules:
         """Rebuild from ``to_dict`` output; ValueError when ``data`` is malformed."""
+        from scrapy_robots_rep.core.plain_data import load
+
         fields = load(data)
         return cls.from_lines(
             fields.matching,

@@ -14,7 +14,6 @@ shadowed in its own group stays shadowed in any merge.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -271,6 +270,8 @@ def _unknown_field_message(key: str, mode: MatchingMode) -> str:
             f"(rfc9309 matching reads it as {_WRITTEN[lenient]!r}): write {_WRITTEN[lenient]!r}"
         )
     message = f"unknown field {key!r}: the line is ignored"
+    import difflib  # only for an unknown field: a crawl's file-wide check never loads it
+
     close = difflib.get_close_matches(lower, list(_WRITTEN), n=1, cutoff=0.75)
     if close:
         message += f"; did you mean {_WRITTEN[close[0]]!r}?"

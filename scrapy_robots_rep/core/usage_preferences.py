@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -120,7 +120,15 @@ _BARE_ITEM = (
 )
 _PARAMETERS = rf"(?:;[ ]*{_KEY}(?:=(?:{_BARE_ITEM}))?)*"
 _INNER_LIST = rf"\([ ]*(?:(?:{_BARE_ITEM}){_PARAMETERS}(?:[ ]+(?:{_BARE_ITEM}){_PARAMETERS})*[ ]*)?\)"
-_MEMBER = re.compile(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+
+
+@cache
+def _member() -> re.Pattern[str]:
+    """A dictionary's member; compiled on first use (the largest expression of the package: a crawl
+    whose robots.txt files and pages state no usage preference never needs it)."""
+    return re.compile(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+
+
 _SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
 
 
@@ -134,7 +142,7 @@ def read_statement(text: str) -> UsageStatement:
     values: dict[str, str] = {}
     position = 0
     while position < len(text):
-        member = _MEMBER.match(text, position)
+        member = _member().match(text, position)
         if member is None:
             return UsageStatement(text, MappingProxyType({}), valid=False)
         key, value = member.group(1), member.group(2)

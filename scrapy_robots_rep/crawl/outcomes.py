@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, NoReturn
 
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
 from scrapy import signals as scrapy_signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -263,6 +264,7 @@ class _Signals(OutcomeSink):
 
     def __init__(self, crawler: Crawler) -> None:
         self._signals = crawler.signals
+        self._sender = crawler.signals.sender
 
     def request_ended(self, ended: RequestEnded) -> None:
         outcome = ended.outcome
@@ -279,8 +281,8 @@ class _Signals(OutcomeSink):
 
     def fetch_ended(self, ended: FetchEnded) -> None:
         robots = ended.conclusion.robots
-        if robots is not None and ROBOTS_PARSED is not None:
-            from scrapy_robots_rep.robotparser import RepRobotParser
+        if robots is not None and ROBOTS_PARSED is not None and self._heard(ROBOTS_PARSED):
+            from scrapy_robots_rep.robotparser import RepRobotParser  # with Scrapy's robotstxt: only when heard
 
             self._signals.send_catch_log(ROBOTS_PARSED, robotparser=RepRobotParser(robots), request=ended.trigger)
         if ended.change is not None:
@@ -291,6 +293,10 @@ class _Signals(OutcomeSink):
                 new=ended.conclusion.record,
                 change=ended.change,
             )
+
+    def _heard(self, signal: object) -> bool:
+        """Whether a receiver is connected to ``signal``: sending it to none does nothing."""
+        return any(True for _ in liveReceivers(getAllReceivers(self._sender, signal)))
 
 
 class _Counts(OutcomeSink):

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.settings import rep_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.crawl.evidence import Evidence
     from scrapy_robots_rep.policy.settings import RepSettings
 
 _MADE: WeakKeyDictionary[Crawler, CrawlParts] = WeakKeyDictionary()
@@ -39,7 +39,11 @@ class CrawlParts:
         parts = _MADE.get(crawler)
         if parts is None:
             settings = rep_settings(crawler.settings)
-            evidence = Evidence(crawler, settings) if settings.audit.enabled else None
+            evidence = None
+            if settings.audit.enabled:  # imported only then: a crawl without them never loads the audit trail
+                from scrapy_robots_rep.crawl.evidence import Evidence
+
+                evidence = Evidence(crawler, settings)
             outcomes = Outcomes.from_crawler(crawler, *([evidence] if evidence is not None else []))
             parts = _MADE[crawler] = cls(settings, outcomes, evidence)
         return parts

@@ -7,6 +7,7 @@ requests, redirect decisions, size limit, timeout and status policy.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 import socket
@@ -29,7 +30,6 @@ from scrapy_robots_rep.crawl.meta_keys import DONT_OBEY, ROBOTS_FETCH
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.scrapy_compat import no_server_answered
 from scrapy_robots_rep.downloader.concurrency import beside_pages
-from scrapy_robots_rep.policy.addresses import AddressRule, parse_host
 from scrapy_robots_rep.policy.decoding import decompressed_prefix
 from scrapy_robots_rep.policy.freshness import Validators, http_date
 from scrapy_robots_rep.policy.origin import robots_url
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from scrapy.core.downloader import Downloader
     from scrapy.crawler import Crawler
     from scrapy.http import Headers
+
+    from scrapy_robots_rep.policy.addresses import AddressRule
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +85,9 @@ class RobotsFetcher:
     (:mod:`scrapy_robots_rep.policy.addresses`), before its request when the address is known.
     """
 
-    address_rule = AddressRule()
-    """How addresses are judged; tests replace it to let one loopback address play a public origin."""
+    address_rule: AddressRule | None = None
+    """How addresses are judged (None: the address rule itself, :func:`_address_rule`); tests replace
+    it to let one loopback address play a public origin."""
 
     def __init__(self, crawler: Crawler, outcomes: Outcomes, settings: RepSettings) -> None:
         self._crawler = crawler
@@ -167,7 +170,9 @@ class RobotsFetcher:
         The target's host is judged as written (an address in any spelling, ``localhost``); a name
         is resolved first, through the crawl's own resolver, unless a proxy resolves it instead.
         """
-        rule = self.address_rule
+        from scrapy_robots_rep.policy.addresses import parse_host
+
+        rule = self.address_rule if self.address_rule is not None else _address_rule()
         if rule.is_internal(origin_address):
             return None
         host = urlsplit(target).hostname or ""
@@ -184,7 +189,7 @@ class RobotsFetcher:
 
     def _answered_from_internal(self, origin_address: str, url: str, address: str) -> Hop | None:
         """The hop refusing the answer of a redirect that came from an internal address, or None."""
-        rule = self.address_rule
+        rule = self.address_rule if self.address_rule is not None else _address_rule()
         block = rule.block(address)
         if block is None or rule.is_internal(origin_address):
             return None
@@ -403,3 +408,12 @@ def _received_age(value: str) -> int:
     if not (value.isascii() and value.isdigit()):
         return 0
     return 2**31 if len(value) > 10 else int(value)
+
+
+@functools.cache
+def _address_rule() -> AddressRule:
+    """The address rule (``docs/behaviour.md`` §5), loaded when a redirect is first judged: a crawl
+    whose robots.txt files never redirect never needs the registry."""
+    from scrapy_robots_rep.policy.addresses import AddressRule
+
+    return AddressRule()

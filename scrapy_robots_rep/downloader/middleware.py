@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 
-from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.meta_keys import (
     DONT_OBEY,
     FLEET_SLOT,
@@ -72,6 +71,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from scrapy_robots_rep.crawl.evidence import Evidence
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
     from scrapy_robots_rep.policy.settings import RepSettings

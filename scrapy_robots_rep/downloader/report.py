@@ -18,10 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep import signals
-from scrapy_robots_rep.audit.html import write_html
-from scrapy_robots_rep.audit.report import read_report
-from scrapy_robots_rep.audit.times import any_rfc3339
-from scrapy_robots_rep.audit.verify import verify
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
@@ -144,8 +140,7 @@ class CrawlReporter:
             try:
                 if self._html and self._trail is not None:
                     self._trail.flush()
-                    directory = self._trail.directory
-                    write_html(read_report(directory), path, any_rfc3339(time.time()), verify(directory))
+                    _write_html_report(self._trail.directory, path)
                 else:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -168,3 +163,14 @@ class CrawlReporter:
         self._robots[origin] = RobotsSeen(
             record.outcome.value, record.status, reason, blocked, licenses=record.rules.licenses
         )
+
+
+def _write_html_report(directory: Path, path: Path) -> None:
+    """The audit trail's HTML report of ``directory``, verified, at ``path``; its modules (the report,
+    its HTML and the verification) are loaded here, by the crawls that write one."""
+    from scrapy_robots_rep.audit.html import write_html
+    from scrapy_robots_rep.audit.report import read_report
+    from scrapy_robots_rep.audit.times import any_rfc3339
+    from scrapy_robots_rep.audit.verify import verify
+
+    write_html(read_report(directory), path, any_rfc3339(time.time()), verify(directory))

@@ -25,11 +25,12 @@ from scrapy_robots_rep.crawl.meta_keys import SIGNED_AT
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.downloader.startup import start_up_errors
 from scrapy_robots_rep.policy.settings import SettingsError
-from scrapy_robots_rep.signing.signature import RequestSigner, authority
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+
+    from scrapy_robots_rep.signing.signature import RequestSigner
 
 logger = logging.getLogger("scrapy_robots_rep")
 
@@ -41,6 +42,8 @@ RESIGN_AFTER = 60.0
 
 def request_signer(signing_key: str, signature_agent: str) -> RequestSigner:
     """The signer the two settings describe; a :class:`SettingsError` naming the setting otherwise."""
+    from scrapy_robots_rep.signing.signature import RequestSigner  # loaded only when signing is on
+
     try:
         from scrapy_robots_rep.signing.keys import KeyFileError, load_signing_key
     except ImportError as error:
@@ -61,8 +64,11 @@ class SigningMiddleware:
     """Adds ``Signature-Agent``, ``Signature-Input`` and ``Signature`` to each request as it is sent."""
 
     def __init__(self, crawler: Crawler, signer: RequestSigner) -> None:
+        from scrapy_robots_rep.signing.signature import authority
+
         self._crawler = crawler
         self._signer = signer
+        self._authority = authority
         crawler.signals.connect(self._on_engine_started, scrapy_signals.engine_started)
 
     @classmethod
@@ -87,7 +93,7 @@ class SigningMiddleware:
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
         url = urlparse_cached(request)
         now = time.time()
-        sent_to = authority(url.scheme, url.hostname or "", url.port)
+        sent_to = self._authority(url.scheme, url.hostname or "", url.port)
         for name, value in self._signer.headers(request.method, sent_to, url.path or "/", now).items():
             request.headers[name] = value
         request.meta[SIGNED_AT] = now

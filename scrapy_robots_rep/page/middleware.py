@@ -18,13 +18,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
-from itemadapter import ItemAdapter
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_rep.core.page import Effect, PageDirectives
-from scrapy_robots_rep.crawl.evidence import Evidence
 from scrapy_robots_rep.crawl.meta_keys import CONTENT_SIGNALS, CONTENT_USAGE, DONT_OBEY, PAGE_DIRECTIVES, PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.parts import CrawlParts
@@ -36,6 +34,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from scrapy_robots_rep.crawl.evidence import Evidence
     from scrapy_robots_rep.policy.settings import RepSettings
 
 logger = logging.getLogger(__name__)
@@ -189,6 +188,8 @@ class PageDirectivesMiddleware:
         if isinstance(item, dict):
             item[name] = dict(provenance)
             return
+        from itemadapter import ItemAdapter  # only with REP_PROVENANCE_FIELD: not imported by a plain crawl
+
         if ItemAdapter.is_item(item):
             try:
                 ItemAdapter(item)[name] = dict(provenance)

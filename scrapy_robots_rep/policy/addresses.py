@@ -25,6 +25,7 @@ are internal; other names are not addresses, the caller resolves them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address
@@ -46,7 +47,11 @@ class Block:
         return f"{self.network} {self.name}"
 
 
-def _blocks(*rows: tuple[str, str] | tuple[str, str, bool]) -> tuple[Block, ...]:
+Row = tuple[str, str] | tuple[str, str, bool]
+"""A registry row as written: the network, its name and, when True, "Globally Reachable"."""
+
+
+def _blocks(rows: tuple[Row, ...]) -> tuple[Block, ...]:
     """The rows, most specific first, so that the first one holding an address is its row."""
     blocks = [Block(_network(row[0]), row[1], *row[2:]) for row in rows]
     return tuple(sorted(blocks, key=lambda block: -block.network.prefixlen))
@@ -56,7 +61,7 @@ def _network(text: str) -> IPv4Network | IPv6Network:
     return IPv4Network(text) if ":" not in text else IPv6Network(text)
 
 
-IPV4_BLOCKS = _blocks(
+IPV4_ROWS: tuple[Row, ...] = (
     ("0.0.0.0/8", '"this network" (RFC 791)'),
     ("10.0.0.0/8", "private-use (RFC 1918)"),
     ("100.64.0.0/10", "shared address space, carrier-grade NAT (RFC 6598)"),
@@ -81,7 +86,7 @@ IPV4_BLOCKS = _blocks(
 )
 """The IPv4 special-purpose registry's rows, and multicast."""
 
-IPV6_BLOCKS = _blocks(
+IPV6_ROWS: tuple[Row, ...] = (
     ("::/128", "unspecified (RFC 4291)"),
     ("::1/128", "loopback (RFC 4291)"),
     ("64:ff9b:1::/48", "local-use NAT64 (RFC 8215)"),
@@ -108,6 +113,20 @@ IPV6_BLOCKS = _blocks(
 )
 """The IPv6 special-purpose registry's rows (but the four judged by the IPv4 address they carry),
 site-local and multicast."""
+
+
+@functools.cache
+def ipv4_blocks() -> tuple[Block, ...]:
+    """:data:`IPV4_ROWS` as blocks, most specific first; made on first use, as a crawl whose
+    robots.txt files never redirect never judges an address."""
+    return _blocks(IPV4_ROWS)
+
+
+@functools.cache
+def ipv6_blocks() -> tuple[Block, ...]:
+    """:data:`IPV6_ROWS` as blocks, most specific first; made on first use."""
+    return _blocks(IPV6_ROWS)
+
 
 GLOBAL_UNICAST = IPv6Network("2000::/3")
 OUTSIDE_GLOBAL_UNICAST = Block(IPv6Network("::/0"), "outside global unicast 2000::/3, reserved by the IETF (RFC 4291)")
@@ -168,13 +187,13 @@ def internal_block(host: str) -> Block | None:
 def address_block(address: Address) -> Block | None:
     """The registry row that makes ``address`` internal, or None when it is globally reachable."""
     if isinstance(address, IPv4Address):
-        return _row(address, IPV4_BLOCKS)
+        return _row(address, ipv4_blocks())
     embedded = _embedded(address)
     if embedded:
-        return next(filter(None, (_row(carried, IPV4_BLOCKS) for carried in embedded)), None)
-    if address not in GLOBAL_UNICAST and _row(address, IPV6_BLOCKS) is None:
+        return next(filter(None, (_row(carried, ipv4_blocks()) for carried in embedded)), None)
+    if address not in GLOBAL_UNICAST and _row(address, ipv6_blocks()) is None:
         return OUTSIDE_GLOBAL_UNICAST
-    return _row(address, IPV6_BLOCKS)
+    return _row(address, ipv6_blocks())
 
 
 def _row(address: Address, blocks: tuple[Block, ...]) -> Block | None:

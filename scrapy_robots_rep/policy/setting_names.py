@@ -7,7 +7,6 @@ settings table, :data:`~scrapy_robots_rep.policy.settings.SETTINGS`.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,9 +29,13 @@ class UnknownSetting:
 
 def unknown_settings(names: Iterable[str], known: frozenset[str] = SETTING_NAMES) -> list[UnknownSetting]:
     """The names starting with ``REP_`` that are not in ``known``, sorted, each with its closest known name."""
+    unknown = sorted({name for name in names if isinstance(name, str) and name.startswith(PREFIX)} - known)
+    if not unknown:
+        return []
+    import difflib  # only for a misspelt name: a crawl whose names are all right never loads it
+
     candidates = sorted(known)
     return [
         UnknownSetting(name, next(iter(difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)), None))
-        for name in sorted({name for name in names if isinstance(name, str) and name.startswith(PREFIX)})
-        if name not in known
+        for name in unknown
     ]

@@ -18,9 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-from scrapy_robots_rep.policy.addresses import Block
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.addresses import Block
 
 
 class Outcome(Enum):

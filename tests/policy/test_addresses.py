@@ -8,10 +8,10 @@ from ipaddress import IPv4Address, ip_address
 import pytest
 
 from scrapy_robots_rep.policy.addresses import (
-    IPV4_BLOCKS,
-    IPV6_BLOCKS,
     AddressRule,
     internal_block,
+    ipv4_blocks,
+    ipv6_blocks,
     is_internal,
     parse_host,
 )
@@ -132,7 +132,7 @@ NOT_ADDRESSES = ["127.0.0.1.", "08.0.0.1", "1.2.3.256", "4294967296", "0x1000000
 
 def test_every_internal_range_of_the_registries_is_in_the_table() -> None:
     ranges = {expected for _, expected in INTERNAL}
-    internal_rows = {str(block.network) for block in (*IPV4_BLOCKS, *IPV6_BLOCKS) if not block.reachable}
+    internal_rows = {str(block.network) for block in (*ipv4_blocks(), *ipv6_blocks()) if not block.reachable}
     assert internal_rows <= ranges
 
 
