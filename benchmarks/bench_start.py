@@ -52,6 +52,7 @@ OPTIONAL = (
     "scrapy_robots_rep.cli",
     "scrapy_robots_rep.policy.addresses",
     "scrapy_robots_rep.core.plain_data",
+    "scrapy_robots_rep.core.changes",
     "redis",
     "jinja2",
 )

@@ -19,7 +19,6 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, Deferred
 from twisted.python.failure import Failure
 
-from scrapy_robots_rep.core.changes import RulesChange, compare_rules
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery, Route, refresh_due, route
 from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
+    from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
     from scrapy_robots_rep.downloader.parking import Parking
     from scrapy_robots_rep.policy.settings import RepSettings
@@ -303,10 +303,13 @@ class OriginRobots:
 
 def _change(previous: CacheRecord | None, result: FetchResult, conclusion: Conclusion) -> RulesChange | None:
     """How a refresh that obtained an answer changed the rules the agent held; None for a first
-    fetch, a failed one, or a 304 (the rules held are kept)."""
+    fetch, a failed one, or a 304 (the rules held are kept). ``core.changes`` is imported here, at
+    the first refresh: a crawl that refreshes no robots.txt never loads it."""
     record = conclusion.record
     if previous is None or not previous.holds_rules or record.outcome.failed or result.hop.not_modified:
         return None
+    from scrapy_robots_rep.core.changes import compare_rules
+
     held = previous.last_good if previous.last_good is not None else previous.rules
     return compare_rules(held, record.rules)
 
