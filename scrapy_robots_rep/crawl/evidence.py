@@ -67,17 +67,16 @@ class Evidence(OutcomeSink):
             "matching": settings.matching,
             "status_policy": settings.status_policy,
         }
-        audit = settings.audit
         self.trail = (
             AuditTrail(
-                audit.directory,
-                compress=audit.compress,
-                warc=audit.warc,
+                settings.audit_dir,
+                compress=settings.audit_compress,
+                warc=settings.audit_warc,
                 common=self._constant,
                 version=_version(),
-                signing_key=audit.signing_key,
+                signing_key=settings.audit_signing_key,
             )
-            if audit.directory is not None
+            if settings.audit_dir is not None
             else None
         )
         self._keyid = signing_keyid(settings)

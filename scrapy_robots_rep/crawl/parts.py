@@ -40,7 +40,7 @@ class CrawlParts:
         if parts is None:
             settings = rep_settings(crawler.settings)
             evidence = None
-            if settings.audit.enabled:  # imported only then: a crawl without them never loads the audit trail
+            if settings.keeps_evidence:  # imported only then: a crawl without them never loads the audit trail
                 from scrapy_robots_rep.crawl.evidence import Evidence
 
                 evidence = Evidence(crawler, settings)

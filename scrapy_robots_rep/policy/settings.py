@@ -4,8 +4,7 @@ The settings are declared once, in :data:`~scrapy_robots_rep.policy.settings_tab
 values are read by :mod:`~scrapy_robots_rep.policy.settings_reader`. :meth:`RepSettings.from_mapping`
 reads every row and keeps, per field, the setting its value came from (the row's own, one of its
 fallbacks, or none: the default), so the start-up line, ``scrapy robots check`` and the shared
-store name it without working it out again. Components that need a few related values take a
-slice (:class:`RedisSettings`, :class:`AuditSettings`). A bad value raises :class:`SettingsError`
+store name it without working it out again. A bad value raises :class:`SettingsError`
 naming the setting and what it accepts; the Scrapy layer turns that into a start-up error.
 """
 
@@ -36,8 +35,6 @@ __all__ = [
     "REDIS_URL_SETTINGS",
     "SETTINGS",
     "SETTING_NAMES",
-    "AuditSettings",
-    "RedisSettings",
     "RepSettings",
     "Setting",
     "SettingsError",
@@ -189,54 +186,6 @@ class RepSettings:
         return self.sources.get(field_name)
 
     @property
-    def redis(self) -> RedisSettings:
-        """What a Redis store needs."""
-        return RedisSettings(
-            url=self.redis_url,
-            url_source=self.source("redis_url"),
-            params=self.redis_params,
-            prefix=self.redis_prefix,
-            lock_timeout=self.redis_lock_timeout,
-            timeout=self.redis_timeout,
-        )
-
-    @property
-    def audit(self) -> AuditSettings:
-        """What the audit trail needs."""
-        return AuditSettings(
-            directory=self.audit_dir,
-            compress=self.audit_compress,
-            warc=self.audit_warc,
-            signing_key=self.audit_signing_key,
-            provenance_field=self.provenance_field,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class RedisSettings:
-    """The ``REP_REDIS_*`` settings, and which setting the URL came from (``None``: the default)."""
-
-    url: str
-    url_source: str | None
-    params: dict[str, Any]
-    """Options of the redis-py client (``REP_REDIS_PARAMS``, else ``REDIS_PARAMS``)."""
-    prefix: str
-    lock_timeout: float
-    timeout: float
-
-
-@dataclass(frozen=True, slots=True)
-class AuditSettings:
-    """The ``REP_AUDIT_*`` settings and ``REP_PROVENANCE_FIELD``: what the evidence layer writes."""
-
-    directory: str | None
-    compress: bool
-    warc: bool
-    signing_key: str | None
-    """A PEM Ed25519 private key the manifests are signed with."""
-    provenance_field: str | None
-
-    @property
-    def enabled(self) -> bool:
-        """Whether anything is kept: an audit directory, or provenance added to items."""
-        return bool(self.directory or self.provenance_field)
+    def keeps_evidence(self) -> bool:
+        """Whether the crawl keeps evidence: an audit directory, or provenance added to items."""
+        return bool(self.audit_dir or self.provenance_field)

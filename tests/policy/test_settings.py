@@ -49,6 +49,21 @@ def test_the_agent_chain_keeps_the_configured_string(configured: dict[str, objec
     assert RepSettings.from_mapping(configured).user_agent == agent
 
 
+@pytest.mark.parametrize(
+    ("configured", "keeps"),
+    [
+        ({}, False),
+        ({"REP_AUDIT_DIR": "audit"}, True),
+        ({"REP_PROVENANCE_FIELD": "robots"}, True),
+        ({"REP_AUDIT_COMPRESS": True}, False),
+    ],
+)
+def test_evidence_is_kept_with_an_audit_directory_or_a_provenance_field(
+    configured: dict[str, object], keeps: bool
+) -> None:
+    assert RepSettings.from_mapping(configured).keeps_evidence is keeps
+
+
 def test_string_values_from_the_command_line_are_converted() -> None:
     settings = RepSettings.from_mapping(
         {"REP_ENABLED": "false", "REP_CACHE_TTL": "120", "REP_MAX_SIZE": "1000", "REP_CRAWL_DELAY": "1"}
