@@ -53,6 +53,7 @@ OPTIONAL = (
     "scrapy_robots_rep.policy.addresses",
     "scrapy_robots_rep.core.plain_data",
     "scrapy_robots_rep.core.changes",
+    "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
     "jinja2",
 )

@@ -21,12 +21,14 @@ OPTIONAL = (
     "scrapy_robots_rep.policy.addresses",
     "scrapy_robots_rep.core.plain_data",
     "scrapy_robots_rep.core.changes",
+    "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
     "jinja2",
 )
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
-report, request signing, the Redis store, the command line, a robots.txt redirect (the address
-rule), rules kept outside the process (their plain data) or a refresh's change of rules."""
+report, request signing, the Redis store (and its fleet-wide Crawl-delay), the command line, a
+robots.txt redirect (the address rule), rules kept outside the process (their plain data) or a
+refresh's change of rules."""
 
 PROBE = '''
 import atexit

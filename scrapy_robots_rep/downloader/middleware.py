@@ -46,7 +46,6 @@ from scrapy_robots_rep.downloader.concurrency import beside_pages
 from scrapy_robots_rep.downloader.deciding import RequestDecider
 from scrapy_robots_rep.downloader.fetch_tasks import Origins
 from scrapy_robots_rep.downloader.fetcher import RobotsFetcher
-from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
 from scrapy_robots_rep.downloader.parking import Parking, past_the_dupefilter, shared_parking
 from scrapy_robots_rep.downloader.report import CrawlReporter
 from scrapy_robots_rep.downloader.saved import SavedRequests
@@ -72,6 +71,7 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
     from scrapy_robots_rep.crawl.evidence import Evidence
+    from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing
     from scrapy_robots_rep.policy.accounting import Accounting
     from scrapy_robots_rep.policy.record_cache import CacheRecord, MemoryCache
     from scrapy_robots_rep.policy.settings import RepSettings
@@ -259,14 +259,18 @@ def build_parts(crawler: Crawler) -> RobotsParts:
     parking = Parking(crawler, outcomes, released, dropped, settings.max_parked)
     origins = Origins(crawler, outcomes, settings, RobotsFetcher(crawler, outcomes, settings), parking, store)
     delays = SlotDelays(crawler, outcomes, settings.crawl_delay_max) if settings.crawl_delay else None
-    paces = store is not None and store.shares_slots and delays is not None
+    fleet = None
+    if store is not None and store.shares_slots and delays is not None:
+        from scrapy_robots_rep.downloader.fleet_pacing import FleetPacing  # only a store that shares slots needs it
+
+        fleet = FleetPacing(crawler, outcomes, store)
     return RobotsParts(
         settings=settings,
         outcomes=outcomes,
         evidence=parts.evidence,
         origins=origins,
         delays=delays,
-        fleet=FleetPacing(crawler, outcomes, store) if paces and store is not None else None,
+        fleet=fleet,
         saved=SavedRequests(crawler),
         reporter=CrawlReporter(
             crawler,
