@@ -15,9 +15,10 @@ from scrapy.utils.test import get_crawler
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.redis import RedisStore
+from tests.redis.opening import opened_stores
 from tests.redis.server import ClusterServer, RedisServer, ServerKind, executable_of
 from tests.stores.contract import Process, record
-from tests.stores.on_asyncio import on_asyncio, run
+from tests.stores.on_asyncio import on_asyncio
 from tests.waiting import until, wait_until
 
 SCOPE = "testbot/rfc9309/rfc9309"
@@ -26,19 +27,7 @@ SCOPE = "testbot/rfc9309/rfc9309"
 @pytest.fixture
 def open_store(cluster_server: ClusterServer) -> Iterator[Callable[..., Process]]:
     """Opens RedisStore instances ("processes") whose URL names the cluster's first node; closes them afterwards."""
-    opened: list[Process] = []
-
-    def open_one(**settings: object) -> Process:
-        crawler = get_crawler(
-            settings_dict={"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": cluster_server.url, **settings}
-        )
-        process = Process(build_from_crawler(RedisStore, crawler), crawler.stats)
-        opened.append(process)
-        return process
-
-    yield open_one
-    for process in opened:
-        run(process.store.close())
+    yield from opened_stores(cluster_server.url)
 
 
 def owner(cluster_server: ClusterServer, key: str) -> int:

@@ -25,6 +25,7 @@ from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.base import Scope
 from scrapy_robots_rep.stores.redis import RedisStore
 from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
+from tests.redis.opening import opened_stores
 from tests.redis.server import RedisServer, ServerKind, started_kind
 from tests.stores.contract import ORIGIN, UNTIL_THE_TEST_TIMES_OUT, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
@@ -56,19 +57,7 @@ class TestRedisStore(StoreContract):
 @pytest.fixture
 def open_store(redis_server: RedisServer) -> Iterator[Callable[..., Process]]:
     """Opens RedisStore instances ("processes") on the test server; closes them afterwards."""
-    opened: list[Process] = []
-
-    def open_one(**settings: object) -> Process:
-        crawler = get_crawler(
-            settings_dict={"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": redis_server.url, **settings}
-        )
-        process = Process(build_from_crawler(RedisStore, crawler), crawler.stats)
-        opened.append(process)
-        return process
-
-    yield open_one
-    for process in opened:
-        run(process.store.close())
+    yield from opened_stores(redis_server.url)
 
 
 @on_asyncio
