@@ -49,7 +49,7 @@ from scrapy_robots_rep.core import MATCHING_MODES, matching_mode
 from scrapy_robots_rep.core.lint import lint
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.policy.origin import origin_of
-from scrapy_robots_rep.policy.setting_names import unknown_settings
+from scrapy_robots_rep.policy.setting_names import unknown_setting_warnings
 from scrapy_robots_rep.policy.settings import SettingsError, configured_source
 from scrapy_robots_rep.policy.status import STATUS_POLICIES
 
@@ -115,8 +115,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace, context: Context) -> int:
     """Check, compare, lint or read a page as ``args`` say; usage errors exit through ``parser``."""
-    for unknown in unknown_settings(context.settings):
-        print(f"warning: {unknown}", file=sys.stderr)
+    for warning in unknown_setting_warnings(context.settings):
+        print(f"warning: {warning}", file=sys.stderr)
     _require_consistent(parser, args, context.settings)
     try:
         settings = rep_settings(context.settings)

@@ -21,7 +21,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_robots_rep.core.agents import read_agent
 from scrapy_robots_rep.core.modes import matching_mode
 from scrapy_robots_rep.downloader.said_once import said_once
-from scrapy_robots_rep.policy.setting_names import unknown_settings
+from scrapy_robots_rep.policy.setting_names import unknown_setting_warnings
 from scrapy_robots_rep.policy.settings import SettingsError
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ def start_up_errors() -> Iterator[None]:
 
 def warn_unknown_settings(settings: BaseSettings) -> None:
     """One warning per ``REP_*`` name that is not a setting, naming the closest real one."""
-    for unknown in unknown_settings(settings):
-        logger.warning("%s", unknown)
+    for warning in unknown_setting_warnings(settings):
+        logger.warning("%s", warning)
 
 
 def load_store(crawler: Crawler, path: str | None) -> SharedStore | None:
