@@ -41,24 +41,11 @@ from typing import Any
 from bench_crawl import allowing_files, child_crawl, crawl, page
 from loopback import REPO, LoopbackSites, run_child
 
+from tests.test_start_imports import OPTIONAL  # what a plain crawl must not import: the smoke run names any found
+
 MODES = ("none", "builtin", "rep")
 PAGES = 2
 PACKAGE = "scrapy_robots_rep"
-OPTIONAL = (
-    "scrapy_robots_rep.audit",
-    "scrapy_robots_rep.crawl.evidence",
-    "scrapy_robots_rep.signing",
-    "scrapy_robots_rep.stores.redis",
-    "scrapy_robots_rep.cli",
-    "scrapy_robots_rep.policy.addresses",
-    "scrapy_robots_rep.core.plain_data",
-    "scrapy_robots_rep.core.changes",
-    "scrapy_robots_rep.downloader.fleet_pacing",
-    "redis",
-    "jinja2",
-)
-"""Parts a crawl that does not ask for them does not import (``tests/test_start_imports.py``); the
-smoke run names any found."""
 STARTUP_METHODS = re.compile(r"^(from_crawler|_on_\w+|start)$")
 """Methods of this package's classes that the marked runs label: component set-up and signal handlers."""
 CALLGRIND = ("valgrind", "--tool=callgrind")
