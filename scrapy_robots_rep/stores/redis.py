@@ -504,7 +504,8 @@ REDIS_ERRORS = (OSError, RedisError, RedisClusterException)
 """What a failing or unreachable Redis raises (the cluster client's "cannot be connected" is no ``RedisError``)."""
 
 SUPPORTED = {"redis": (6, 2), "valkey": (7, 2)}
-"""The oldest server of each kind the store's scripts run on (``ZADD GT``, ``TIME`` in scripts)."""
+"""The oldest server of each kind the fleet supports and is tested on (``docs/stores.md``); an older
+one is refused at start."""
 
 
 def unsupported_server(info: Mapping[str, object]) -> str | None:
