@@ -172,7 +172,7 @@ class RobotsFetcher:
         """
         from scrapy_robots_rep.policy.addresses import parse_host
 
-        rule = self.address_rule if self.address_rule is not None else _address_rule()
+        rule = self._address_rule()
         if rule.is_internal(origin_address):
             return None
         host = urlsplit(target).hostname or ""
@@ -187,9 +187,13 @@ class RobotsFetcher:
                 return hop
         return None
 
+    def _address_rule(self) -> AddressRule:
+        """The address rule in force: a test's :attr:`address_rule`, else the project's."""
+        return self.address_rule if self.address_rule is not None else _address_rule()
+
     def _answered_from_internal(self, origin_address: str, url: str, address: str) -> Hop | None:
         """The hop refusing the answer of a redirect that came from an internal address, or None."""
-        rule = self.address_rule if self.address_rule is not None else _address_rule()
+        rule = self._address_rule()
         block = rule.block(address)
         if block is None or rule.is_internal(origin_address):
             return None
