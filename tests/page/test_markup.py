@@ -304,3 +304,43 @@ class TestRelNofollowLinks:
     def test_not_collected_unless_asked(self) -> None:
         page = PageDirectives.parse('<a href="one" rel="nofollow">', HTML, agent="mybot")
         assert page.nofollow_hrefs == ()
+
+
+def _metas(markup: bytes) -> list[tuple[str, str, str, int, bool]]:
+    found = page_markup.scan(markup, (b"mybot", b"robots"), limit=10_000).metas
+    return [(meta.name, meta.content, meta.markup, meta.offset, meta.in_head) for meta in found]
+
+
+def test_a_remembered_meta_tag_is_read_anew_where_it_stands() -> None:
+    """A tag's reading is remembered, not where it was: the same tag in the head and in the body of
+    another page has its own offset and place, and other values are read as themselves."""
+    tag = b'<meta name="robots" content="noindex">'
+    assert _metas(b"<head>" + tag + b"</head>") == [("robots", "noindex", tag.decode(), 6, True)]
+    assert _metas(b"<head><title>x</title></head><body>" + tag) == [("robots", "noindex", tag.decode(), 35, False)]
+    other = b'<meta name="robots" content="nofollow">'
+    assert _metas(b"<head>" + other + tag) == [
+        ("robots", "nofollow", other.decode(), 6, True),
+        ("robots", "noindex", tag.decode(), 6 + len(other), True),
+    ]
+
+
+def test_a_tag_read_on_past_its_quoted_end_is_read_in_place() -> None:
+    """A stray quote: the quick search ends the tag at a ``>`` the tokeniser reads inside a value,
+    so the tag's bytes up to there hold no reading of their own."""
+    markup = b"<head><meta name=robots x'y content='nofollow>x'></head>"
+    for _ in range(2):  # read, then looked up
+        assert _metas(markup) == [("robots", "nofollow>x", "<meta name=robots x'y content='nofollow>x'>", 6, True)]
+    stray = b'<head><meta name=robots content=noindex"x></head><p class=a">'
+    assert _metas(stray)[0][1:3] == ('noindex"x', '<meta name=robots content=noindex"x>')
+
+
+def test_the_remembered_readings_are_bounded() -> None:
+    remembered = page_markup._meta_tag
+    remembered.cache_clear()
+    for number in range(remembered.cache_info().maxsize + 10):
+        assert _metas(b'<meta name="robots" content="max-snippet: %d">' % number)[0][1] == f"max-snippet: {number}"
+    assert remembered.cache_info().currsize == remembered.cache_info().maxsize
+    long_tag = b'<meta name="robots" content="noindex" data-x="' + b"x" * 600 + b'">'
+    assert _metas(long_tag)[0][1] == "noindex"
+    assert remembered(long_tag) is not None  # read now: it was not remembered by the scan
+    assert remembered.cache_info().hits == 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from scrapy_robots_rep.core.page.tag_search import TAG_REST, Span, find_wanted_meta, mentions_a_name
 
@@ -32,6 +33,9 @@ _ATTRIBUTE = re.compile(rb"""[\s/]*(?:(>)|(=?[^\s/>=]*)(?:\s*=\s*(?:"([^"]*)"|'(
 """One attribute as an HTML tokeniser reads it, or the tag's end: ``>`` (1), the name (2), its value
 double-quoted (3), single-quoted (4), an opening quote never closed (5), or bare (6)."""
 _COMMENT_END = re.compile(rb"--!?>")
+_META_TAG = re.compile(rb"<meta[\s/]" + TAG_REST, re.IGNORECASE)
+_REMEMBERED = 512
+"""The longest meta tag whose reading is remembered (bytes)."""
 _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {
     name: re.compile(rb"</" + name + rb"[\s/>]", re.IGNORECASE) for name in _RAW_TEXT
 }
@@ -168,16 +172,19 @@ class _Scanner:
         return None if start < 0 else start
 
     def _meta(self, start: int, end: int, in_head: bool) -> int | None:
-        parsed = _attributes(self.data, start + 5, end)
-        if parsed is None:
-            return None
-        attributes, tag_end = parsed
-        name = attributes.get(b"name", b"").strip().lower()
+        data = self.data
+        whole = _META_TAG.match(data, start, end)
+        read = (
+            _meta_tag(data[start : whole.end()]) if whole is not None and whole.end() - start <= _REMEMBERED else None
+        )
+        if read is None:
+            read = _read_meta(data, start, end)
+            if read is None:
+                return None
+        name, content, markup, length = read
         if name in self.names:
-            content = _text(attributes.get(b"content", b""))
-            markup = self.data[start:tag_end].decode("utf-8", "replace")
             self.found.metas.append(MetaTag(name.decode("ascii", "replace"), content, markup, start, in_head))
-        return tag_end
+        return start + length
 
     def _base(self, start: int, end: int) -> int | None:
         parsed = _attributes(self.data, start + 5, end)
@@ -209,6 +216,30 @@ class _Scanner:
             return start + 6
         closing = _COMMENT_END.search(data, start + 4, end)
         return None if closing is None else closing.end()
+
+
+_MetaRead = tuple[bytes, str, str, int]
+"""A meta tag as read: its name (stripped, lower-cased), content and markup, and its length."""
+
+
+def _read_meta(data: bytes, start: int, end: int) -> _MetaRead | None:
+    """The meta tag starting at ``start`` as an HTML tokeniser reads it; None if it does not end before ``end``."""
+    parsed = _attributes(data, start + 5, end)
+    if parsed is None:
+        return None
+    attributes, tag_end = parsed
+    name = attributes.get(b"name", b"").strip().lower()
+    content = _text(attributes.get(b"content", b""))
+    return name, content, data[start:tag_end].decode("utf-8", "replace"), tag_end - start
+
+
+@lru_cache(maxsize=1024)
+def _meta_tag(tag: bytes) -> _MetaRead | None:
+    """:func:`_read_meta` of a whole tag's bytes (``<meta`` through the ``>`` a quote-aware search
+    found), remembered: a site repeats the same meta tags on every page. A reading that ends within
+    these bytes is the reading of the same bytes within any page (nothing past them is looked at);
+    None when the tokeniser reads the tag on past them (a stray quote), for the caller to read in place."""
+    return _read_meta(tag, 0, len(tag))
 
 
 def _attributes(data: bytes, pos: int, end: int) -> tuple[dict[bytes, bytes], int] | None:
