@@ -65,6 +65,16 @@ def test_both_forms_agree_wherever_a_tag_starts(offset: int) -> None:
         assert compiled.find_wanted_meta(data, 0, end, NAMES) == find_wanted_meta_in_python(data, 0, end, NAMES)
 
 
+@pytest.mark.parametrize("names", [(b"_bot", b"@x"), (b"zz",), (b"z", b"zz"), ()])
+@pytest.mark.parametrize(
+    "data", [b"<meta name=_BOT>", b"<meta name=@X><meta Zz>", b"<meta name=robots>", b"<meta z><meta \xfaz>"]
+)
+def test_both_forms_agree_on_other_names(names: tuple[bytes, ...], data: bytes) -> None:
+    """The compiled search passes over positions no name starts at: names starting with a
+    non-letter, names sharing a first letter, none at all."""
+    assert compiled.find_wanted_meta(data, 0, len(data), names) == find_wanted_meta_in_python(data, 0, len(data), names)
+
+
 def test_the_compiled_form_is_the_one_used_when_built() -> None:
     assert tag_search.COMPILED is True
     assert tag_search.find_wanted_meta is compiled.find_wanted_meta

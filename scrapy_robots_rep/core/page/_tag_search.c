@@ -100,17 +100,52 @@ tag_end(const unsigned char *data, Py_ssize_t pos, Py_ssize_t end)
     return -1;
 }
 
-/* Whether a lower-cased name occurs in data[start:stop], letters compared in any case. */
-static int
-holds_name(const unsigned char *data, Py_ssize_t start, Py_ssize_t stop, const char *name, Py_ssize_t length)
+/* The bytes a wanted name may start with, in any letter case: most bytes of a tag start none, so
+   most positions are passed over with one look-up. */
+typedef struct {
+    unsigned char starts[256];
+    int empty; /* an empty name occurs everywhere */
+} NameStarts;
+
+static void
+name_starts(PyObject *names, NameStarts *table)
 {
-    for (Py_ssize_t at = start; at + length <= stop; at++) {
-        Py_ssize_t i = 0;
-        while (i < length && LOWER(data[at + i]) == (unsigned char)name[i]) {
-            i++;
+    memset(table, 0, sizeof(*table));
+    for (Py_ssize_t n = 0; n < PyTuple_GET_SIZE(names); n++) {
+        PyObject *name = PyTuple_GET_ITEM(names, n);
+        if (PyBytes_GET_SIZE(name) == 0) {
+            table->empty = 1;
+            continue;
         }
-        if (i == length) {
-            return 1;
+        unsigned char first = (unsigned char)PyBytes_AS_STRING(name)[0];
+        table->starts[first] = 1;
+        if (first >= 'a' && first <= 'z') {
+            table->starts[first - 32] = 1;
+        }
+    }
+}
+
+/* Whether one of the lower-cased names occurs in data[start:stop], letters compared in any case. */
+static int
+holds_a_name(const unsigned char *data, Py_ssize_t start, Py_ssize_t stop, PyObject *names, const NameStarts *table)
+{
+    if (table->empty) {
+        return 1;
+    }
+    for (Py_ssize_t at = start; at < stop; at++) {
+        if (!table->starts[data[at]]) {
+            continue;
+        }
+        for (Py_ssize_t n = 0; n < PyTuple_GET_SIZE(names); n++) {
+            PyObject *name = PyTuple_GET_ITEM(names, n);
+            const char *text = PyBytes_AS_STRING(name);
+            Py_ssize_t length = PyBytes_GET_SIZE(name), i = 0;
+            while (i < length && at + i < stop && LOWER(data[at + i]) == (unsigned char)text[i]) {
+                i++;
+            }
+            if (i == length) {
+                return 1;
+            }
         }
     }
     return 0;
@@ -157,6 +192,8 @@ find_wanted_meta(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         start = 0;
     }
     const unsigned char *data = (const unsigned char *)view.buf;
+    NameStarts table;
+    name_starts(names, &table);
     Py_ssize_t open;
     while ((open = next_meta_tag(data, start, end)) >= 0) {
         Py_ssize_t stop = tag_end(data, open + 6, end);
@@ -164,13 +201,8 @@ find_wanted_meta(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             start = open + 1;
             continue;
         }
-        for (Py_ssize_t n = 0; n < PyTuple_GET_SIZE(names) && found < 0; n++) {
-            PyObject *name = PyTuple_GET_ITEM(names, n);
-            if (holds_name(data, open, stop, PyBytes_AS_STRING(name), PyBytes_GET_SIZE(name))) {
-                found = open;
-            }
-        }
-        if (found >= 0) {
+        if (holds_a_name(data, open, stop, names, &table)) {
+            found = open;
             break;
         }
         PyObject *span = Py_BuildValue("(nn)", open, stop);
