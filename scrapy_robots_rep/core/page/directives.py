@@ -110,7 +110,15 @@ _EFFECTS: Mapping[str, tuple[Effect, ...]] = {
     "nosnippet": (Effect.NOSNIPPET,),
     "noimageindex": (Effect.NOIMAGEINDEX,),
 }
+_EFFECT_VALUES: Mapping[str, tuple[str, ...]] = {
+    name: tuple(effect.value for effect in effects) for name, effects in _EFFECTS.items()
+}
+"""The values of each name's effects (an enum member's ``value`` is a property)."""
+_DATED_OR_COUNTED = frozenset(("unavailable_after", "max-snippet"))
+"""Names whose effect depends on their value or on when the page is judged (``_effects_of``)."""
 _REFUSING = frozenset(("noai", "noimageai"))
+_MAY_REFUSE = _REFUSING | {"tdm-reservation"}
+"""The names ``_refuses_ai`` may say yes to."""
 
 
 class ResponseLike(Protocol):
@@ -147,9 +155,13 @@ class PageDirectives:
         effects: dict[str, Directive] = {}
         refusals: dict[str, Directive] = {}
         for directive in self.directives:
-            for effect in self._effects_of(directive):
-                effects.setdefault(effect.value, directive)
-            if _refuses_ai(directive):
+            if directive.name in _DATED_OR_COUNTED:
+                for effect in self._effects_of(directive):
+                    effects.setdefault(effect.value, directive)
+            else:
+                for value in _EFFECT_VALUES.get(directive.name, ()):
+                    effects.setdefault(value, directive)
+            if directive.name in _MAY_REFUSE and _refuses_ai(directive):
                 for purpose in AI_PURPOSES:
                     refusals.setdefault(purpose, directive)
             elif directive.name == CONTENT_USAGE and directive.value is not None:
