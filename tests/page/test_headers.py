@@ -73,6 +73,24 @@ def test_header_names_are_case_insensitive() -> None:
     assert directives.noindex and directives.tdm_reservation
 
 
+def test_remembered_header_names_are_bounded_and_read_as_themselves() -> None:
+    """The names read are remembered as received (str or bytes, any case, spaces around), a name not
+    read too, and only so many of them."""
+    from scrapy_robots_rep.core.page import directives as page_directives
+
+    remembered = page_directives._read_header_name
+    remembered.cache_clear()
+    for _ in range(2):  # read, then looked up
+        headers = [(b" X-Robots-Tag", b"noindex"), ("tdm-reservation", "1"), (b"X-Robots", b"nofollow"), (7, "x")]
+        directives = PageDirectives.parse(b"", headers, agent="mybot")
+        assert directives.restricted == {Effect.NOINDEX} and directives.tdm_reservation
+    assert remembered.cache_info().hits == 4
+    for number in range(remembered.cache_info().maxsize + 10):
+        PageDirectives.parse(b"", [(f"X-Header-{number}", "noindex")], agent="mybot")
+    assert remembered.cache_info().currsize == remembered.cache_info().maxsize
+    assert PageDirectives.parse(b"", [(b"x-robots-TAG ", b"nofollow")], agent="mybot").nofollow
+
+
 def test_unknown_directives_are_kept() -> None:
     directives = page("noindex, notranslate, indexifembedded, frobnicate, max-video-preview: 3, foo-bar: x")
     assert [d.name for d in directives.unknown] == ["frobnicate"]

@@ -466,12 +466,19 @@ def _header_pairs(headers: HeaderSource) -> list[tuple[str, str]]:
     )
     pairs: list[tuple[str, str]] = []
     for raw_name, raw_value in items:
-        name = _READ_HEADER_NAMES.get(raw_name.strip().lower() if isinstance(raw_name, (bytes, str)) else raw_name)
+        name = _read_header_name(raw_name)
         if name is None:
             continue
-        values = raw_value if isinstance(raw_value, (list, tuple)) else [raw_value]
-        pairs.extend((name, _text(value)) for value in values)
+        for value in raw_value if isinstance(raw_value, (list, tuple)) else (raw_value,):
+            pairs.append((name, _text(value)))
     return pairs
+
+
+@lru_cache(maxsize=1024)
+def _read_header_name(raw_name: Any) -> str | None:
+    """The name used here for a header name as received (str or bytes), or None when it is not read
+    (remembered: responses repeat the same few dozen names)."""
+    return _READ_HEADER_NAMES.get(raw_name.strip().lower() if isinstance(raw_name, (bytes, str)) else raw_name)
 
 
 def _text(value: str | bytes) -> str:
