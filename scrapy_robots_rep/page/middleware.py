@@ -122,7 +122,7 @@ class PageDirectivesMiddleware:
             page.nofollow
             or (settings.page_rel_nofollow and bool(page.nofollow_hrefs))
             or (page.noindex and settings.page_noindex == "drop")
-            or any(page.refusal(purpose) is not None for purpose in settings.purposes)
+            or (bool(settings.purposes) and any(page.refusal(purpose) is not None for purpose in settings.purposes))
         )
 
     def _processed(self, output: Any, response: Response) -> Any:
@@ -132,13 +132,14 @@ class PageDirectivesMiddleware:
 
     def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
         page = PageDirectives.from_response(response, agent=self.agent, links=self.settings.page_rel_nofollow)
-        signals = response.meta.get(CONTENT_SIGNALS_META)
+        meta = response.meta
+        signals = meta.get(CONTENT_SIGNALS_META)
         if signals:
             page = page.with_site_signals(signals)
-        usage = response.meta.get(CONTENT_USAGE_META)
+        usage = meta.get(CONTENT_USAGE_META)
         if usage:
             page = page.with_site_usage(*usage)
-        response.meta[META_KEY] = page
+        meta[META_KEY] = page
         if self._evidence is not None:
             self._evidence.page_seen(response, page)
         if page.directives:
