@@ -17,6 +17,7 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from scrapy_robots_rep.core.page.tag_search import TAG_REST, Span, find_wanted_meta, mentions_a_name
 
@@ -48,9 +49,9 @@ _XHTML_START = re.compile(
 """An XHTML document: an XML prolog (then processing instructions, comments, a DOCTYPE), an ``<html`` root."""
 
 
-@dataclass(frozen=True, slots=True)
-class MetaTag:
-    """One ``<meta name=... content=...>`` whose name was wanted."""
+class MetaTag(NamedTuple):
+    """One ``<meta name=... content=...>`` whose name was wanted (a named tuple: one is made per
+    page that has one, and a frozen dataclass costs a ``object.__setattr__`` per field)."""
 
     name: str
     content: str
