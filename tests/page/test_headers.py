@@ -91,6 +91,25 @@ def test_remembered_header_names_are_bounded_and_read_as_themselves() -> None:
     assert PageDirectives.parse(b"", [(b"x-robots-TAG ", b"nofollow")], agent="mybot").nofollow
 
 
+def test_remembered_x_robots_tag_values_are_read_for_each_agent_and_bounded() -> None:
+    """The same value is read again for another agent, another value as itself, and only so many are kept."""
+    from scrapy_robots_rep.core.page import directives as page_directives
+
+    remembered = page_directives._x_robots_tag_directives
+    remembered.cache_clear()
+    value = "otherbot: noindex, mybot: nofollow"
+    for _ in range(2):  # read, then looked up
+        assert page(value).restricted == {Effect.NOFOLLOW}
+        assert [d.text for d in page(value).ignored] == ["noindex"]
+        assert page(value, agent="otherbot").restricted == {Effect.NOINDEX}
+    assert page("noarchive").restricted == {Effect.NOARCHIVE}
+    assert remembered.cache_info().hits == 4
+    assert str(page(value).directives[0].source) == f"header X-Robots-Tag: {value}"
+    for number in range(remembered.cache_info().maxsize + 10):
+        assert page(f"max-snippet: {number}").max_snippet == number
+    assert remembered.cache_info().currsize == remembered.cache_info().maxsize
+
+
 def test_unknown_directives_are_kept() -> None:
     directives = page("noindex, notranslate, indexifembedded, frobnicate, max-video-preview: 3, foo-bar: x")
     assert [d.name for d in directives.unknown] == ["frobnicate"]

@@ -196,10 +196,9 @@ class PageDirectives:
         usage: list[str] = []
         for name, value in pairs:
             if name == X_ROBOTS_TAG:
-                source = Source(SourceKind.HEADER, f"X-Robots-Tag: {value.strip()}")
-                for scope, rest in scoped_parts(value):
-                    found = _directives(directive_items(rest), source)
-                    (ignored if scope is not None and scope != token else directives).extend(found)
+                applying, other = _x_robots_tag_directives(value, token)
+                directives.extend(applying)
+                ignored.extend(other)
             elif name == CONTENT_USAGE:
                 usage.append(value.strip())
             elif name in (TDM_RESERVATION, TDM_POLICY):
@@ -425,6 +424,19 @@ def _meta_directives(name: str, content: str, markup: str, in_head: bool) -> tup
     if name in (TDM_RESERVATION, TDM_POLICY):
         return (Directive(name, content.strip(), f"{name}: {content.strip()}", source),)
     return tuple(_directives(directive_items(content), source))
+
+
+@lru_cache(maxsize=1024)
+def _x_robots_tag_directives(value: str, token: str) -> tuple[tuple[Directive, ...], tuple[Directive, ...]]:
+    """The directives of one ``X-Robots-Tag`` value that apply to ``token``, and those scoped to
+    other agents (remembered: a site sends the same few values with every page)."""
+    source = Source(SourceKind.HEADER, f"X-Robots-Tag: {value.strip()}")
+    applying: list[Directive] = []
+    other: list[Directive] = []
+    for scope, rest in scoped_parts(value):
+        found = _directives(directive_items(rest), source)
+        (other if scope is not None and scope != token else applying).extend(found)
+    return tuple(applying), tuple(other)
 
 
 def _refuses_ai(directive: Directive) -> bool:
