@@ -65,8 +65,6 @@ class _Transfer:
 
     received: int = 0
     raw: Response | None = None
-    receiving: bool = False
-    """Its first bytes arrived and its response is not yet downloaded: ``response_downloaded`` is heard."""
 
 
 FETCHES_PER_CONCURRENT_REQUEST = 4
@@ -97,7 +95,6 @@ class RobotsFetcher:
         self._settings = settings
         self._policy = status_policy(settings.status_policy)
         self._transfers: dict[Request, _Transfer] = {}
-        self._receiving = 0
         # Each handler one object, connected strongly (disconnected as soon as it is not needed): a
         # weak receiver is looked up through pydispatch's Python weak reference at every dispatch,
         # and in a broad crawl every page's chunks are dispatched to these while fetches are in flight.
@@ -273,7 +270,7 @@ class RobotsFetcher:
         counted). A compressed body Scrapy refused to expand is decoded here.
         """
         if not self._transfers:
-            self._crawler.signals.connect(self._bytes_handler, scrapy_signals.bytes_received, weak=False)
+            self._connect(True)
         transfer = self._transfers[request] = _Transfer()
         engine = self._crawler.engine
         assert engine is not None
@@ -286,10 +283,9 @@ class RobotsFetcher:
                 raise
             return decoded
         finally:
-            self._received(transfer)
             del self._transfers[request]
             if not self._transfers:
-                self._crawler.signals.disconnect(self._bytes_handler, scrapy_signals.bytes_received, weak=False)
+                self._connect(False)
 
     async def _through_downloader(self, downloader: Downloader, request: Request) -> Response:
         if _FETCH_TAKES_SPIDER:
@@ -302,6 +298,12 @@ class RobotsFetcher:
             result.request = request
         return result
 
+    def _connect(self, on: bool) -> None:
+        """Listen to the download signals only while robots.txt fetches are in flight."""
+        connect = self._crawler.signals.connect if on else self._crawler.signals.disconnect
+        connect(self._bytes_handler, scrapy_signals.bytes_received, weak=False)
+        connect(self._downloaded_handler, scrapy_signals.response_downloaded, weak=False)
+
     def _on_bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
         """Stop a robots.txt download once more than ``REP_MAX_SIZE`` bytes have arrived.
 
@@ -310,11 +312,6 @@ class RobotsFetcher:
         transfer = self._transfers.get(request)
         if transfer is None:
             return
-        if not transfer.receiving:
-            if not self._receiving:
-                self._crawler.signals.connect(self._downloaded_handler, scrapy_signals.response_downloaded, weak=False)
-            self._receiving += 1
-            transfer.receiving = True
         transfer.received += len(data)
         if transfer.received > self._settings.max_size:
             raise StopDownload(fail=False)
@@ -331,19 +328,6 @@ class RobotsFetcher:
         if transfer is not None:
             transfer.raw = response
             request.meta["download_maxsize"] = self._settings.max_size
-            self._received(transfer)
-
-    def _received(self, transfer: _Transfer) -> None:
-        """``transfer`` is over; ``response_downloaded`` is no longer heard once none is receiving.
-
-        Connected from a robots.txt response's first bytes to its end only, it is rarely
-        dispatched a page's response (a body without bytes has nothing to cut or decode)."""
-        if not transfer.receiving:
-            return
-        transfer.receiving = False
-        self._receiving -= 1
-        if not self._receiving:
-            self._crawler.signals.disconnect(self._downloaded_handler, scrapy_signals.response_downloaded, weak=False)
 
     def _decoded(self, raw: Response | None) -> Response | None:
         """``raw`` with its compressed body decoded up to just past ``REP_MAX_SIZE`` bytes."""

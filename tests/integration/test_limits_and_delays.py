@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import gzip
 from itertools import pairwise
-from typing import Any
 
 import pytest_twisted
-from scrapy import signals as scrapy_signals
-from scrapy.crawler import Crawler
-from scrapy.http import Response
 
-from scrapy_robots_rep.crawl.outcomes import heard
 from scrapy_robots_rep.exceptions import RobotsDisallowed
 from tests.crawling import crawl
-from tests.sites import HeldReply, Reply, Site, Sites, streamed, text
+from tests.sites import Reply, Site, Sites, streamed, text
 
 MAX_SIZE = 100_000
 TOTAL = 50_000_000
@@ -79,38 +74,4 @@ async def test_a_compressed_robots_txt_is_decoded_only_up_to_max_size(sites: Sit
     assert by_url[f"{bombed.url}/late"].response is not None  # past REP_MAX_SIZE once decoded: ignored
     assert isinstance(by_url[f"{gentle.url}/private"].error, RobotsDisallowed)
     assert by_url[f"{gentle.url}/page"].response is not None
-    assert result.stats["rep/robots/outcome/rules"] == 2
-
-
-@pytest_twisted.ensureDeferred
-async def test_pages_downloaded_while_a_robots_txt_waits_are_not_handed_to_its_size_limit(sites: Sites) -> None:
-    # Only bytes_received is heard while a robots.txt waits for its answer; response_downloaded is
-    # heard only from a robots.txt's first bytes to its end. The held file, compressed past the
-    # limit, is still decoded only up to REP_MAX_SIZE once it comes.
-    rules = b"User-agent: *\nDisallow: /private\n"
-    bomb = gzip.compress(rules + b"#" * (MAX_SIZE * 400) + b"\nDisallow: /late\n")
-    held = HeldReply(Reply(body=bomb, headers={"Content-Type": "text/plain", "Content-Encoding": "gzip"}))
-    waiting = sites.start({"/robots.txt": held})
-    other = sites.start({"/robots.txt": text(rules)})
-    heard_at_page: list[tuple[bool, bool]] = []
-
-    def connect(crawler: Crawler) -> None:
-        sender = crawler.signals.sender
-
-        def on_page(response: Response, **kwargs: Any) -> None:
-            if response.url == f"{other.url}/page":
-                heard_at_page.append(
-                    (heard(sender, scrapy_signals.bytes_received), heard(sender, scrapy_signals.response_downloaded))
-                )
-                held.open()
-
-        crawler.signals.connect(on_page, scrapy_signals.response_received, weak=False)
-
-    urls = [f"{waiting.url}/private", f"{waiting.url}/late", f"{other.url}/page"]
-    result = await crawl(urls, settings={"REP_MAX_SIZE": MAX_SIZE}, on_crawler=connect)
-    assert heard_at_page == [(True, False)]
-    by_url = result.by_url()
-    assert isinstance(by_url[f"{waiting.url}/private"].error, RobotsDisallowed)
-    assert by_url[f"{waiting.url}/late"].response is not None
-    assert by_url[f"{other.url}/page"].response is not None
     assert result.stats["rep/robots/outcome/rules"] == 2
