@@ -51,7 +51,7 @@ _XHTML_START = re.compile(
 
 class MetaTag(NamedTuple):
     """One ``<meta name=... content=...>`` whose name was wanted (a named tuple: one is made per
-    page that has one, and a frozen dataclass costs a ``object.__setattr__`` per field)."""
+    page that has one, and a frozen dataclass costs an ``object.__setattr__`` per field)."""
 
     name: str
     content: str
