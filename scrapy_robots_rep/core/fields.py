@@ -57,9 +57,10 @@ def _as_is(value: str) -> str:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Field:
-    """One robots.txt field: how it is spelt, found, read and kept."""
+    """One robots.txt field: how it is spelt, found, read and kept (a row of :data:`FIELDS`, compared by
+    identity)."""
 
     name: str
     """The canonical name, lower-case: what a directive's field is."""

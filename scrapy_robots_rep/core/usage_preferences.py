@@ -17,12 +17,13 @@ read by the small reader here (``read_statement``), which accepts exactly the di
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
+
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 
 VOCABULARY: Mapping[str, str] = MappingProxyType(
     {
@@ -40,7 +41,7 @@ PURPOSE_NAMES: Mapping[str, str] = MappingProxyType({**{purpose: purpose for pur
 """Every accepted name of a purpose (both vocabularies') -> the purpose."""
 
 _ANSWERS = {"y": True, "n": False}
-_PATH_END = re.compile(r"[ \t]")
+_PATH_END = compiled_on_use(r"[ \t]")
 _NO_PREFERENCES: Mapping[str, bool] = MappingProxyType({})
 
 
@@ -122,14 +123,12 @@ _PARAMETERS = rf"(?:;[ ]*{_KEY}(?:=(?:{_BARE_ITEM}))?)*"
 _INNER_LIST = rf"\([ ]*(?:(?:{_BARE_ITEM}){_PARAMETERS}(?:[ ]+(?:{_BARE_ITEM}){_PARAMETERS})*[ ]*)?\)"
 
 
-@cache
-def _member() -> re.Pattern[str]:
-    """A dictionary's member; compiled on first use (the largest expression of the package: a crawl
-    whose robots.txt files and pages state no usage preference never needs it)."""
-    return re.compile(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+_MEMBER = compiled_on_use(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+"""A dictionary's member (the largest expression of the package: a crawl whose robots.txt files and
+pages state no usage preference never needs it)."""
 
 
-_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
+_SEPARATOR = compiled_on_use(r"[ \t]*,[ \t]*")
 
 
 @lru_cache(maxsize=1024)
@@ -142,7 +141,7 @@ def read_statement(text: str) -> UsageStatement:
     values: dict[str, str] = {}
     position = 0
     while position < len(text):
-        member = _member().match(text, position)
+        member = _MEMBER().match(text, position)
         if member is None:
             return UsageStatement(text, MappingProxyType({}), valid=False)
         key, value = member.group(1), member.group(2)
@@ -151,7 +150,7 @@ def read_statement(text: str) -> UsageStatement:
         position = member.end()
         if position == len(text):
             break
-        separator = _SEPARATOR.match(text, position)
+        separator = _SEPARATOR().match(text, position)
         if separator is None or separator.end() == len(text):
             return UsageStatement(text, MappingProxyType({}), valid=False)
         position = separator.end()
@@ -187,7 +186,7 @@ def read_usage_value(value: str) -> tuple[str | None, UsageStatement]:
     """A ``Content-Usage`` value as its path (None when absent) and its statement."""
     if not value.startswith("/"):
         return None, read_statement(value)
-    path_end = _PATH_END.search(value)
+    path_end = _PATH_END().search(value)
     if path_end is None:
         return value, read_statement("")
     return value[: path_end.start()], read_statement(value[path_end.start() :])
