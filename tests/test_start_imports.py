@@ -21,14 +21,15 @@ OPTIONAL = (
     "scrapy_robots_rep.policy.addresses",
     "scrapy_robots_rep.core.plain_data",
     "scrapy_robots_rep.core.changes",
+    "scrapy_robots_rep.core.decision",
     "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
     "jinja2",
 )
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
 report, request signing, the Redis store (and its fleet-wide Crawl-delay), the command line, a
-robots.txt redirect (the address rule), rules kept outside the process (their plain data) or a
-refresh's change of rules."""
+robots.txt redirect (the address rule), rules kept outside the process (their plain data), a
+refresh's change of rules or a refused request (the ``Decision`` that ``RobotsDisallowed`` carries)."""
 
 PROBE = '''
 import atexit
@@ -47,12 +48,13 @@ class ModulesProbe:
 '''
 
 
-def crawled_modules(sites: Sites, tmp_path: Path, *settings: str) -> set[str]:
-    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages."""
+def crawled_modules(sites: Sites, tmp_path: Path, *settings: str, refusing: bool = True) -> set[str]:
+    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages,
+    the first page linking to a disallowed path too if ``refusing``."""
     site = sites.start(
         {
             "/robots.txt": text("User-agent: *\nDisallow: /private\n"),
-            "/": html(meta("noarchive"), links("/page", "/private/x")),
+            "/": html(meta("noarchive"), links("/page", "/private/x") if refusing else links("/page")),
             "/page": html(meta("nofollow"), links("/")),
         }
     )
@@ -77,11 +79,17 @@ def optional_parts(modules: set[str]) -> list[str]:
 
 
 def test_a_crawl_without_audit_signing_or_redis_settings_loads_none_of_them(sites: Sites, tmp_path: Path) -> None:
-    modules = crawled_modules(sites, tmp_path)
+    modules = crawled_modules(sites, tmp_path, refusing=False)
 
     assert "scrapy_robots_rep.downloader.middleware" in modules
     assert "scrapy_robots_rep.page.middleware" in modules
     assert optional_parts(modules) == [], optional_parts(modules)
+
+
+def test_a_refused_request_loads_its_decision_and_no_other_optional_part(sites: Sites, tmp_path: Path) -> None:
+    modules = crawled_modules(sites, tmp_path)
+
+    assert optional_parts(modules) == ["scrapy_robots_rep.core.decision"], optional_parts(modules)
 
 
 def test_a_crawl_whose_settings_ask_for_the_audit_trail_loads_it(sites: Sites, tmp_path: Path) -> None:

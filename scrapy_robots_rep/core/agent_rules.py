@@ -23,11 +23,10 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scrapy_robots_rep.core.content_signals import merge_signals
 from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule, purposes_refusal
-from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.packing import pack, unpack
@@ -42,6 +41,9 @@ from scrapy_robots_rep.core.rule_index import (
     build_index,
     first_match,
 )
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 
 REASON_NO_MATCH = "no rule matched"
 REASON_NO_GROUP = "no group for agent, no '*' group"
@@ -193,6 +195,8 @@ class AgentRules:
 
     def content_usage_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Usage`` lines the rules come from, in file order."""
+        from scrapy_robots_rep.core.decision import SourceLine
+
         return tuple(SourceLine(rule.line, rule.text) for rule in self.content_usage_rules)
 
     def content_usage(self, url: str) -> UsageAnswer | None:
@@ -270,6 +274,8 @@ class AgentRules:
     def _explain(self, url: str) -> Decision:
         if not isinstance(url, str):
             raise TypeError(f"url must be a str, got {type(url).__name__}")
+        from scrapy_robots_rep.core.decision import Decision
+
         stage = self._decide(url)
         if self._fixed is not None:
             return Decision(stage[0], None, self.group, self._reason())
@@ -407,6 +413,8 @@ class AgentRules:
 
     def _rules(self, entries: Sequence[Entry]) -> list[Rule]:
         """The rules of ``entries``, read again from their lines."""
+        from scrapy_robots_rep.core.decision import Rule
+
         sources = [entry[2] for entry in entries]
         texts = unpack(self._source).split("\n", max(sources, default=0) + 1)
         numbers = self._numbers

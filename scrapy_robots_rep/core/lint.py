@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.fields import (
     ALLOW,
     FIELDS,
@@ -35,6 +35,9 @@ from scrapy_robots_rep.core.lines import Directive, canonical_field, decode, par
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.patterns import CompiledPattern, matches_wildcards
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import SourceLine
 
 Entry = tuple[CompiledPattern, bool, int, str, str]
 """A ranked rule as lint reads it: ``(compiled pattern, allow, line number, line text, pattern as written)``."""
@@ -182,6 +185,8 @@ def _obeyed_groups(
 
 
 def _source_lines(lines: list[str], numbers: Iterable[int]) -> tuple[SourceLine, ...]:
+    from scrapy_robots_rep.core.decision import SourceLine
+
     return tuple(SourceLine(number, lines[number - 1].split("#", 1)[0].strip()) for number in sorted(set(numbers)))
 
 

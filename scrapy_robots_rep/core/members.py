@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.fields import FIELDS, RULE_FIELDS, Field, Kept
 from scrapy_robots_rep.core.lines import Directive
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import SourceLine
 
 
 @dataclass(slots=True)
@@ -37,6 +39,8 @@ class MemberValues:
         if kept is Kept.DELAY:
             self.delays.append(cast(float, read))
         elif kept is Kept.LINES:
+            from scrapy_robots_rep.core.decision import SourceLine
+
             self.lines.setdefault(row.name, []).append(SourceLine(number, text))
         elif value:
             self.values.setdefault(row.name, []).append(value)
