@@ -22,6 +22,7 @@ OPTIONAL = (
     "scrapy_robots_rep.core.plain_data",
     "scrapy_robots_rep.core.changes",
     "scrapy_robots_rep.core.decision",
+    "scrapy_robots_rep.core.content_usage",
     "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
     "jinja2",
@@ -29,7 +30,7 @@ OPTIONAL = (
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
 report, request signing, the Redis store (and its fleet-wide Crawl-delay), the command line, a
 robots.txt redirect (the address rule), rules kept outside the process (their plain data), a
-refresh's change of rules or a refused request (the ``Decision`` that ``RobotsDisallowed`` carries)."""
+refresh's change of rules, robots.txt ``Content-Usage`` rules or a refused request (the ``Decision`` that ``RobotsDisallowed`` carries)."""
 
 PROBE = '''
 import atexit

@@ -26,7 +26,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scrapy_robots_rep.core.content_signals import merge_signals
-from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule, purposes_refusal
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.packing import pack, unpack
@@ -43,6 +42,7 @@ from scrapy_robots_rep.core.rule_index import (
 )
 
 if TYPE_CHECKING:
+    from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule
     from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 
 REASON_NO_MATCH = "no rule matched"
@@ -121,7 +121,7 @@ class AgentRules:
         self._extras = (
             _Extras(
                 _signals(content_signal_lines, mode) if content_signal_lines else None,
-                ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None,
+                _usage_rules(content_usage_lines, mode) if content_usage_lines else None,
                 licenses,
                 extensions,
                 reason,
@@ -213,6 +213,8 @@ class AgentRules:
         signals = self.content_signals
         if not signals and self._extras.usage is None:
             return None
+        from scrapy_robots_rep.core.content_usage import purposes_refusal
+
         return purposes_refusal(signals, self.content_usage(url), purposes, self.group)
 
     @property
@@ -520,6 +522,13 @@ def line_numbers(numbers: list[int]) -> LineNumbers:
     if numbers == list(range(first, first + len(numbers))):
         return first
     return array("H" if max(numbers) < 1 << 16 else "I", numbers)
+
+
+def _usage_rules(lines: tuple[SourceLine, ...], mode: MatchingMode) -> ContentUsageRules:
+    """The ``Content-Usage`` rules of ``lines`` (their module is imported when a file has some)."""
+    from scrapy_robots_rep.core.content_usage import ContentUsageRules
+
+    return ContentUsageRules(lines, mode)
 
 
 def _signals(lines: tuple[SourceLine, ...], mode: MatchingMode) -> tuple[Mapping[str, bool], tuple[SourceLine, ...]]:
