@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.core.decision import SourceLine
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class MemberValues:
     """What the member lines other than rules say: delays, lines and values per field."""
 
@@ -50,7 +50,7 @@ class MemberValues:
         return tuple(self.lines.get(name, ()))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Collected(MemberValues):
     """What an agent's member lines say, gathered in file order."""
 

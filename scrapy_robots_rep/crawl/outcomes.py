@@ -64,7 +64,7 @@ class RequestOutcome(Enum):
     DEFERRED = "deferred"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RequestEnded:
     """One request's outcome: the record and decision behind it, where there was one."""
 
@@ -76,7 +76,7 @@ class RequestEnded:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FetchEnded:
     """One attempt to obtain an origin's robots.txt: what it came to, and the request that needed it."""
 

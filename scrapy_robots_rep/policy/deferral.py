@@ -46,7 +46,7 @@ class Recovery(Enum):
     """The deferral cycle is over: drop the origin's requests for ``REP_DEFER_MAX_TIME``."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class OriginState:
     """What is tracked about an origin besides its cache record, while it is being fetched or failing."""
 

@@ -21,7 +21,7 @@ _EVERY_PATH = re.compile(r"/?(\*+\$?)?")
 """Rule patterns that match every path: ``/``, ``/*``, ``*``, ``/*$`` (and ``""``, legacy ``Disallow:``)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class RobotsSeen:
     """The last robots.txt answer of one origin."""
 

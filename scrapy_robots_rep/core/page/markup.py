@@ -55,7 +55,7 @@ class MetaTag:
     in_head: bool
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Markup:
     """What a scan found."""
 
