@@ -25,7 +25,8 @@ from scrapy import signals as scrapy_signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep import signals
-from scrapy_robots_rep.core.lint import LintKind, file_warnings
+from scrapy_robots_rep.core.file_shape import plainly_robots_txt
+from scrapy_robots_rep.core.lines import decode
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
@@ -234,7 +235,12 @@ class _Log(OutcomeSink):
             self._warn_about_file(ended.origin, ended.result.body)
 
     def _warn_about_file(self, origin: str, body: bytes) -> None:
-        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin."""
+        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin.
+        The lint is imported only for a body that is not plainly a robots.txt."""
+        if plainly_robots_txt(decode(body, self._max_size), len(body), self._max_size):
+            return
+        from scrapy_robots_rep.core.lint import LintKind, file_warnings
+
         for warning in file_warnings(body, self._matching, max_size=self._max_size):
             self._warned.add(origin)
             problem = (
