@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scrapy_robots_rep.core.agents import robot_token
 from scrapy_robots_rep.core.page.markup import looks_like_html, scan
@@ -31,6 +31,20 @@ from scrapy_robots_rep.core.page.values import (
     scoped_parts,
 )
 from scrapy_robots_rep.core.usage_preferences import UsageStatement, purpose_name, read_header
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class ResponseLike(Protocol):
+        """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object
+        (a type for checkers only: making a ``Protocol`` class costs at import)."""
+
+        @property
+        def body(self) -> bytes: ...
+
+        @property
+        def headers(self) -> Any: ...
+
 
 SCAN_LIMIT = 512_000
 """Bytes of a document searched for robots meta tags: the head, then this much of the rest."""
@@ -111,16 +125,6 @@ _EFFECTS: Mapping[str, tuple[Effect, ...]] = {
     "noimageindex": (Effect.NOIMAGEINDEX,),
 }
 _REFUSING = frozenset(("noai", "noimageai"))
-
-
-class ResponseLike(Protocol):
-    """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object."""
-
-    @property
-    def body(self) -> bytes: ...
-
-    @property
-    def headers(self) -> Any: ...
 
 
 @dataclass(frozen=True)
