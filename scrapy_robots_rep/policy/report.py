@@ -6,18 +6,18 @@ in short, and whole as JSON with ``REP_REPORT``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from scrapy_robots_rep.core import AgentRules
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 from scrapy_robots_rep.policy.accounting import OriginCounts
 
 REPORT_VERSION = 2
 LISTED_IN_LOG = 10
 """Origins named per line of the log summary; the JSON report has them all."""
-_EVERY_PATH = re.compile(r"/?(\*+\$?)?")
+_EVERY_PATH = compiled_on_use(r"/?(\*+\$?)?")
 """Rule patterns that match every path: ``/``, ``/*``, ``*``, ``/*$`` (and ``""``, legacy ``Disallow:``)."""
 
 
@@ -271,4 +271,4 @@ def blocks_everything(rules: AgentRules, origin: str) -> bool:
     found = rules.rules()
     if any(rule.allow for rule in found):
         return False
-    return not found or any(_EVERY_PATH.fullmatch(rule.pattern) for rule in found)
+    return not found or any(_EVERY_PATH().fullmatch(rule.pattern) for rule in found)
