@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -44,6 +43,7 @@ from scrapy_robots_rep.core.rule_index import (
 if TYPE_CHECKING:
     from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule
     from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
+    from scrapy_robots_rep.core.rule_extras import Extras
 
 REASON_NO_MATCH = "no rule matched"
 REASON_NO_GROUP = "no group for agent, no '*' group"
@@ -117,18 +117,18 @@ class AgentRules:
         self._sitemaps = pack("\n".join(sitemaps))
         # The decision for every URL, when it does not depend on rules.
         self._fixed = fixed
-        # What few origins have: one slot for all of it, None for most.
-        self._extras = (
-            _Extras(
+        # What few origins have: one slot for all of it, None for most (its class imported for the first).
+        self._extras: Extras | None = None
+        if content_signal_lines or content_usage_lines or licenses or extensions or reason is not None:
+            from scrapy_robots_rep.core.rule_extras import Extras
+
+            self._extras = Extras(
                 _signals(content_signal_lines, mode) if content_signal_lines else None,
                 _usage_rules(content_usage_lines, mode) if content_usage_lines else None,
                 licenses,
                 extensions,
                 reason,
             )
-            if content_signal_lines or content_usage_lines or licenses or extensions or reason is not None
-            else None
-        )
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
@@ -471,18 +471,6 @@ class AgentRules:
             fixed=fields.fixed,
             reason=fields.reason,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class _Extras:
-    """The parts of an ``AgentRules`` that few origins have."""
-
-    signals: tuple[Mapping[str, bool], tuple[SourceLine, ...]] | None
-    usage: ContentUsageRules | None
-    licenses: tuple[str, ...]
-    extensions: Mapping[str, tuple[str, ...]]
-    reason: str | None
-    """Why every URL gets the fixed decision."""
 
 
 class ActiveRules:
