@@ -24,6 +24,8 @@ OPTIONAL = (
     "scrapy_robots_rep.core.decision",
     "scrapy_robots_rep.core.content_usage",
     "scrapy_robots_rep.core.lint",
+    "scrapy_robots_rep.core.rule_extras",
+    "scrapy_robots_rep.core.usage_preferences",
     "scrapy_robots_rep.policy.failure_plan",
     "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
@@ -32,8 +34,10 @@ OPTIONAL = (
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
 report, request signing, the Redis store (and its fleet-wide Crawl-delay), the command line, a
 robots.txt redirect (the address rule), rules kept outside the process (their plain data), a
-refresh's change of rules, robots.txt ``Content-Usage`` rules, a refused request (the ``Decision`` that ``RobotsDisallowed`` carries) or
-a robots.txt that is not plainly one (the lint's file-wide warnings) or a failed robots.txt fetch (its plan)."""
+refresh's change of rules, robots.txt ``Content-Usage`` rules, a refused request (the ``Decision``
+that ``RobotsDisallowed`` carries), a robots.txt that is not plainly one (the lint's file-wide
+warnings), a failed robots.txt fetch (its plan), rules with what few origins' have (a 404's
+reason, Content-Signal, licenses, extension fields) or an AIPREF statement (its readers)."""
 
 PROBE = '''
 import atexit

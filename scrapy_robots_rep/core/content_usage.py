@@ -18,7 +18,8 @@ from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode
 from scrapy_robots_rep.core.paths import url_path
 from scrapy_robots_rep.core.patterns import CompiledPattern, compile_pattern, matches_wildcards
-from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, purpose_name, read_usage_value
+from scrapy_robots_rep.core.purposes import purpose_name
+from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, read_usage_value
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.core.decision import Decision, SourceLine

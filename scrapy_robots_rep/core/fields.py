@@ -23,7 +23,6 @@ from urllib.parse import SplitResult, urlsplit
 from scrapy_robots_rep.core.agents import value_token
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
-from scrapy_robots_rep.core.usage_preferences import read_usage_value
 
 USER_AGENT = "user-agent"
 ALLOW = "allow"
@@ -155,6 +154,8 @@ def _signal_problem(value: str) -> str | None:
 
 
 def _usage_problem(value: str) -> str | None:
+    from scrapy_robots_rep.core.usage_preferences import read_usage_value
+
     path, statement = read_usage_value(value)
     if statement.valid:
         return None

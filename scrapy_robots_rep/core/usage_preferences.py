@@ -6,9 +6,8 @@ value leaves the category unknown; keys outside the vocabulary are kept and expo
 enforced; a repeated key keeps its last value; a statement that does not parse (an upper-case
 key, a trailing comma) leaves every category unknown.
 
-``VOCABULARY`` is the one table of labels: the drafts still move them, and a new label is one
-line there. Each label names the purpose (``REP_PURPOSES``) it speaks for, in the names
-robots.txt ``Content-Signal`` uses, so both vocabularies name one purpose one way.
+The labels are one table, ``VOCABULARY`` in ``core/purposes.py`` (imported by every crawl, which
+this module is not: a crawl imports it at the first statement it reads).
 
 The ``Content-Usage`` header is parsed with ``http-sf``; the robots.txt ``Content-Usage`` line is
 read by the small reader here (``read_statement``), which accepts exactly the dictionaries
@@ -24,30 +23,11 @@ from types import MappingProxyType
 from typing import Any
 
 from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
-
-VOCABULARY: Mapping[str, str] = MappingProxyType(
-    {
-        "train-ai": "ai-train",
-        "ai-use": "ai-input",
-        "search": "search",
-    }
-)
-"""AIPREF usage-category label -> the purpose it speaks for (draft-ietf-aipref-vocab)."""
-
-PURPOSES = ("search", "ai-input", "ai-train")
-"""The uses a crawl's data may be declared for (``REP_PURPOSES``), by their ``Content-Signal`` names."""
-
-PURPOSE_NAMES: Mapping[str, str] = MappingProxyType({**{purpose: purpose for purpose in PURPOSES}, **VOCABULARY})
-"""Every accepted name of a purpose (both vocabularies') -> the purpose."""
+from scrapy_robots_rep.core.purposes import VOCABULARY
 
 _ANSWERS = {"y": True, "n": False}
 _PATH_END = compiled_on_use(r"[ \t]")
 _NO_PREFERENCES: Mapping[str, bool] = MappingProxyType({})
-
-
-def purpose_name(name: str) -> str | None:
-    """The purpose ``name`` names in either vocabulary (``train-ai`` is ``ai-train``), or None."""
-    return PURPOSE_NAMES.get(name.strip().lower())
 
 
 @dataclass(frozen=True, slots=True)

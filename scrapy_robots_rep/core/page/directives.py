@@ -30,10 +30,12 @@ from scrapy_robots_rep.core.page.values import (
     parse_date,
     scoped_parts,
 )
-from scrapy_robots_rep.core.usage_preferences import UsageStatement, purpose_name, read_header
+from scrapy_robots_rep.core.purposes import purpose_name
 
 if TYPE_CHECKING:
     from typing import Protocol
+
+    from scrapy_robots_rep.core.usage_preferences import UsageStatement
 
     class ResponseLike(Protocol):
         """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object
@@ -157,6 +159,8 @@ class PageDirectives:
                 for purpose in AI_PURPOSES:
                     refusals.setdefault(purpose, directive)
             elif directive.name == CONTENT_USAGE and directive.value is not None:
+                from scrapy_robots_rep.core.usage_preferences import read_header
+
                 for purpose, allowed in read_header(directive.value).preferences.items():
                     if not allowed:
                         refusals.setdefault(purpose, directive)
@@ -248,6 +252,8 @@ class PageDirectives:
         """The ``Content-Usage`` header's statement (every key kept, unknown ones too), or None."""
         for directive in self.directives:
             if directive.name == CONTENT_USAGE and directive.value is not None:
+                from scrapy_robots_rep.core.usage_preferences import read_header
+
                 return read_header(directive.value)
         return None
 
@@ -380,6 +386,8 @@ class PageDirectives:
         if directive.name == TDM_POLICY:
             return "TDM policy (exposed)"
         if directive.name == CONTENT_USAGE and directive.value is not None:
+            from scrapy_robots_rep.core.usage_preferences import read_header
+
             return read_header(directive.value).describe()
         return "exposed, not enforced" if _known(directive.name) else "unknown: kept, not enforced"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from scrapy_robots_rep.core.usage_preferences import PURPOSE_NAMES, PURPOSES
+from scrapy_robots_rep.core.purposes import PURPOSE_NAMES, PURPOSES
 
 __all__ = ["PURPOSES", "PURPOSE_NAMES", "purpose_refusal"]
 
