@@ -26,6 +26,8 @@ OPTIONAL = (
     "scrapy_robots_rep.core.lint",
     "scrapy_robots_rep.core.rule_extras",
     "scrapy_robots_rep.core.usage_preferences",
+    "scrapy_robots_rep.crawl.page_dropped",
+    "scrapy_robots_rep.policy.refusal",
     "scrapy_robots_rep.policy.failure_plan",
     "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
@@ -37,7 +39,8 @@ robots.txt redirect (the address rule), rules kept outside the process (their pl
 refresh's change of rules, robots.txt ``Content-Usage`` rules, a refused request (the ``Decision``
 that ``RobotsDisallowed`` carries), a robots.txt that is not plainly one (the lint's file-wide
 warnings), a failed robots.txt fetch (its plan), rules with what few origins' have (a 404's
-reason, Content-Signal, licenses, extension fields) or an AIPREF statement (its readers)."""
+reason, Content-Signal, licenses, extension fields), an AIPREF statement (its readers), a request
+dropped by a page's directives (what the sinks are told) or a refusal in the end report."""
 
 PROBE = '''
 import atexit
@@ -57,13 +60,14 @@ class ModulesProbe:
 
 
 def crawled_modules(sites: Sites, tmp_path: Path, *settings: str, refusing: bool = True) -> set[str]:
-    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages,
-    the first page linking to a disallowed path too if ``refusing``."""
+    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages;
+    if ``refusing``, the first page links to a disallowed path too and the second, ``nofollow``, links
+    back (a request its directives drop)."""
     site = sites.start(
         {
             "/robots.txt": text("User-agent: *\nDisallow: /private\n"),
             "/": html(meta("noarchive"), links("/page", "/private/x") if refusing else links("/page")),
-            "/page": html(meta("nofollow"), links("/")),
+            "/page": html(meta("nofollow"), links("/")) if refusing else html(meta("nofollow")),
         }
     )
     (tmp_path / "probe").mkdir()
@@ -94,10 +98,16 @@ def test_a_crawl_without_audit_signing_or_redis_settings_loads_none_of_them(site
     assert optional_parts(modules) == [], optional_parts(modules)
 
 
-def test_a_refused_request_loads_its_decision_and_no_other_optional_part(sites: Sites, tmp_path: Path) -> None:
+def test_a_refused_request_and_a_dropped_link_load_their_classes_and_no_other_optional_part(
+    sites: Sites, tmp_path: Path
+) -> None:
     modules = crawled_modules(sites, tmp_path)
 
-    assert optional_parts(modules) == ["scrapy_robots_rep.core.decision"], optional_parts(modules)
+    assert optional_parts(modules) == [
+        "scrapy_robots_rep.core.decision",
+        "scrapy_robots_rep.crawl.page_dropped",
+        "scrapy_robots_rep.policy.refusal",
+    ], optional_parts(modules)
 
 
 def test_a_crawl_whose_settings_ask_for_the_audit_trail_loads_it(sites: Sites, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydispatch.dispatcher import getAllReceivers, liveReceivers
 from scrapy import signals as scrapy_signals
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.core import Decision
     from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.crawl.page_dropped import PageDropped
     from scrapy_robots_rep.policy.record_cache import CacheRecord
     from scrapy_robots_rep.policy.records import Conclusion, FetchResult
 
@@ -53,6 +54,15 @@ page_logger = logging.getLogger("scrapy_robots_rep.page.middleware")
 
 ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
 """Scrapy's own signal for a parsed robots.txt (Scrapy 2.18 and later)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``PageDropped``, a sink's argument, is named here too: its module is imported at the first page drop."""
+    if name == "PageDropped":
+        from scrapy_robots_rep.crawl.page_dropped import PageDropped
+
+        return PageDropped
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RequestOutcome(Enum):
@@ -91,17 +101,6 @@ class FetchEnded:
     previous: CacheRecord | None = None
     change: RulesChange | None = None
     """How the agent's rules differ from those of ``previous``, the record replaced; None when they do not."""
-
-
-@dataclass(frozen=True, slots=True)
-class PageDropped:
-    """Something a page's callback yielded, dropped because of the page's directives."""
-
-    response: Response
-    kind: str
-    why: str | None
-    request: Request | None = None
-    """The dropped request; None when an item was dropped."""
 
 
 class OutcomeSink:
@@ -412,6 +411,8 @@ class Outcomes:
         self._signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
 
     def page_dropped(self, response: Response, kind: str, why: str | None, request: Request | None = None) -> None:
+        from scrapy_robots_rep.crawl.page_dropped import PageDropped
+
         dropped = PageDropped(response, kind, why, request)
         for sink in self._sinks:
             sink.page_dropped(dropped)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.core import AgentRules
 from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 from scrapy_robots_rep.policy.accounting import OriginCounts
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.refusal import Refusal
 
 REPORT_VERSION = 2
 LISTED_IN_LOG = 10
@@ -32,16 +35,6 @@ class RobotsSeen:
     """The rules disallow every path for the agent (e.g. ``Disallow: /``, or a legacy 401/403)."""
     licenses: tuple[str, ...] = ()
     """The file's RSL ``License:`` URLs (reported, never enforced)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A rule (or, without one, a reason) and how many requests it refused."""
-
-    line: int | None
-    rule: str | None
-    reason: str | None
-    refused: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,12 +228,16 @@ def summarise(
     for origin in origins:
         origin_counts = counts.get(origin) or OriginCounts()
         asked, applied = delays.get(origin, (None, None))
-        refusals = [
-            Refusal(line, text if line is not None else None, text if line is None else None, refused)
-            for (line, text), refused in sorted(
-                origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
-            )
-        ]
+        refusals: list[Refusal] = []
+        if origin_counts.refusals:
+            from scrapy_robots_rep.policy.refusal import Refusal
+
+            refusals = [
+                Refusal(line, text if line is not None else None, text if line is None else None, refused)
+                for (line, text), refused in sorted(
+                    origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
+                )
+            ]
         summaries.append(
             OriginSummary(
                 origin=origin,
