@@ -17,7 +17,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core import AgentRules, ExtensionField, RobotsTxt
+from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.core.page import PageDirectives
 from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.audit import AuditDirectory
     from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.core.decision import Decision, Rule
+    from scrapy_robots_rep.core.extension_field import ExtensionField
     from scrapy_robots_rep.crawl.outcomes import OutcomeSink
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.downloader.signing import SigningMiddleware
@@ -81,8 +82,13 @@ _LAZY_NAMES = {
 }
 
 
-_CORE_ON_FIRST_USE = {"Decision": "scrapy_robots_rep.core.decision", "Rule": "scrapy_robots_rep.core.decision"}
-"""Core names (no Scrapy needed) a crawl makes only to explain a refusal, imported on first use."""
+_CORE_ON_FIRST_USE = {
+    "Decision": "scrapy_robots_rep.core.decision",
+    "Rule": "scrapy_robots_rep.core.decision",
+    "ExtensionField": "scrapy_robots_rep.core.extension_field",
+}
+"""Core names (no Scrapy needed) a crawl makes only to explain a refusal or with ``REP_EXTENSION_FIELDS``,
+imported on first use."""
 
 _RENAMED = {"RedisCache": "RedisStore"}
 """Old public name -> the name that replaced it (both at the package root)."""

@@ -25,6 +25,7 @@ OPTIONAL = (
     "scrapy_robots_rep.core.content_usage",
     "scrapy_robots_rep.core.lint",
     "scrapy_robots_rep.core.rule_extras",
+    "scrapy_robots_rep.core.extension_field",
     "scrapy_robots_rep.core.usage_preferences",
     "scrapy_robots_rep.crawl.page_dropped",
     "scrapy_robots_rep.policy.refusal",
@@ -39,7 +40,7 @@ robots.txt redirect (the address rule), rules kept outside the process (their pl
 refresh's change of rules, robots.txt ``Content-Usage`` rules, a refused request (the ``Decision``
 that ``RobotsDisallowed`` carries), a robots.txt that is not plainly one (the lint's file-wide
 warnings), a failed robots.txt fetch (its plan), rules with what few origins' have (a 404's
-reason, Content-Signal, licenses, extension fields), an AIPREF statement (its readers), a request
+reason, Content-Signal, licenses, extension fields), ``REP_EXTENSION_FIELDS``, an AIPREF statement (its readers), a request
 dropped by a page's directives (what the sinks are told) or a refusal in the end report."""
 
 PROBE = '''

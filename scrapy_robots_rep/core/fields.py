@@ -18,11 +18,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urlsplit
 
 from scrapy_robots_rep.core.agents import value_token
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 USER_AGENT = "user-agent"
 ALLOW = "allow"
@@ -239,24 +243,13 @@ Google's parser does for its own fields. No start begins another of a different 
 _LENIENT_STARTS = tuple(start for start, _ in LENIENT_PREFIXES)
 
 
-@dataclass(frozen=True, slots=True)
-class ExtensionField:
-    """A robots.txt field this parser does not define, read for the caller.
-
-    ``RobotsTxt.parse(body, extensions=[ExtensionField("llm-policy")])`` keeps the
-    field's values for the agent: ``AgentRules.extension("llm-policy")``. Per group
-    (the default), the values of the groups the agent obeys; else every value of the file.
-    The name is read exactly (any case), never as a misspelling of another field."""
-
-    name: str
-    per_group: bool = True
-
-
 def extension_rows(extensions: Iterable[ExtensionField | str]) -> tuple[Field, ...]:
     """The rows of ``extensions`` (a name alone is a per-group field); ValueError for a name
     that is not a field name, or that names (or lenient reading takes as) a field of ``FIELDS``."""
     rows: dict[str, Field] = {}
     for extension in extensions:
+        from scrapy_robots_rep.core.extension_field import ExtensionField
+
         if isinstance(extension, str):
             extension = ExtensionField(extension)
         if not isinstance(extension, ExtensionField):

@@ -26,7 +26,6 @@ from scrapy_robots_rep.core.fields import (
     MEMBER_FIELDS,
     RULE_FIELDS,
     USER_AGENT,
-    ExtensionField,
     extension_rows,
 )
 from scrapy_robots_rep.core.file_shape import HTML, HTML_LOOKS_AT, USUAL_FIELD_LINE
@@ -38,6 +37,7 @@ from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.core.decision import SourceLine
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 Entry = tuple[CompiledPattern, bool, int, str, str]
 """A ranked rule as lint reads it: ``(compiled pattern, allow, line number, line text, pattern as written)``."""

@@ -22,7 +22,6 @@ from scrapy_robots_rep.core.fields import (
     MEMBER_FIELDS,
     SITEMAP,
     VALUE_FIELDS,
-    ExtensionField,
     Field,
     Kept,
     extension_rows,
@@ -35,6 +34,7 @@ from scrapy_robots_rep.core.scan import file_values, lowered, scan_rfc9309
 
 if TYPE_CHECKING:
     from scrapy_robots_rep.core.decision import Decision
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 DEFAULT_MAX_SIZE = 512_000
 

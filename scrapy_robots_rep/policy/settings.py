@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core.fields import ExtensionField
 from scrapy_robots_rep.policy.settings_reader import SettingsError, SettingsReader
 from scrapy_robots_rep.policy.settings_table import (
     DEFAULT_HTTPCACHE_POLICY,
@@ -28,6 +27,8 @@ from scrapy_robots_rep.policy.settings_table import (
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
+
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 __all__ = [
     "DEFAULT_HTTPCACHE_POLICY",
