@@ -95,6 +95,11 @@ class RobotsFetcher:
         self._settings = settings
         self._policy = status_policy(settings.status_policy)
         self._transfers: dict[Request, _Transfer] = {}
+        # Each handler one object, connected strongly (disconnected as soon as it is not needed): a
+        # weak receiver is looked up through pydispatch's Python weak reference at every dispatch,
+        # and in a broad crawl every page's chunks are dispatched to these while fetches are in flight.
+        self._bytes_handler = self._on_bytes_received
+        self._downloaded_handler = self._on_response_downloaded
         concurrency = crawler.settings.getint("CONCURRENT_REQUESTS")
         self._slots = DeferredSemaphore(concurrency * FETCHES_PER_CONCURRENT_REQUEST) if concurrency > 0 else None
 
@@ -295,15 +300,9 @@ class RobotsFetcher:
 
     def _connect(self, on: bool) -> None:
         """Listen to the download signals only while robots.txt fetches are in flight."""
-        handlers = {
-            scrapy_signals.bytes_received: self._on_bytes_received,
-            scrapy_signals.response_downloaded: self._on_response_downloaded,
-        }
-        for signal, handler in handlers.items():
-            if on:
-                self._crawler.signals.connect(handler, signal)
-            else:
-                self._crawler.signals.disconnect(handler, signal)
+        connect = self._crawler.signals.connect if on else self._crawler.signals.disconnect
+        connect(self._bytes_handler, scrapy_signals.bytes_received, weak=False)
+        connect(self._downloaded_handler, scrapy_signals.response_downloaded, weak=False)
 
     def _on_bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
         """Stop a robots.txt download once more than ``REP_MAX_SIZE`` bytes have arrived.

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep import signals
 from scrapy_robots_rep.crawl.outcomes import Outcomes
 from scrapy_robots_rep.crawl.scrapy_compat import looping_call
 from scrapy_robots_rep.policy.report import RobotsSeen, blocks_everything, counted, summarise
@@ -73,7 +72,7 @@ class CrawlReporter:
         self._robots: dict[str, RobotsSeen] = {}
         self._interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
         self._loop: Any = None
-        crawler.signals.connect(self._on_robots_obtained, signals.robots_obtained)
+        outcomes.watch_records(self._on_robots_obtained)
 
     def start(self) -> None:
         if self._interval > 0:
