@@ -17,7 +17,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_rep.core import AgentRules, Decision, ExtensionField, RobotsTxt, Rule
+from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.core.page import PageDirectives
 from scrapy_robots_rep.crawl.scrapy_compat import installed_scrapy, unsupported_message
 
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.addon import Addon
     from scrapy_robots_rep.audit import AuditDirectory
     from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.core.decision import Decision, Rule
+    from scrapy_robots_rep.core.extension_field import ExtensionField
     from scrapy_robots_rep.crawl.outcomes import OutcomeSink
     from scrapy_robots_rep.downloader.middleware import RobotsMiddleware
     from scrapy_robots_rep.downloader.signing import SigningMiddleware
@@ -80,6 +82,14 @@ _LAZY_NAMES = {
 }
 
 
+_CORE_ON_FIRST_USE = {
+    "Decision": "scrapy_robots_rep.core.decision",
+    "Rule": "scrapy_robots_rep.core.decision",
+    "ExtensionField": "scrapy_robots_rep.core.extension_field",
+}
+"""Core names (no Scrapy needed) a crawl makes only to explain a refusal or with ``REP_EXTENSION_FIELDS``,
+imported on first use."""
+
 _RENAMED = {"RedisCache": "RedisStore"}
 """Old public name -> the name that replaced it (both at the package root)."""
 
@@ -104,6 +114,8 @@ def __getattr__(name: str) -> Any:
         new_name = _RENAMED[name]
         _warn_deprecated(f"scrapy_robots_rep.{name}", f"scrapy_robots_rep.{new_name}")
         name = new_name
+    if name in _CORE_ON_FIRST_USE:
+        return getattr(import_module(_CORE_ON_FIRST_USE[name]), name)
     module_name = _LAZY_NAMES.get(name)
     if module_name is None:
         raise AttributeError(f"module 'scrapy_robots_rep' has no attribute {name!r}")

@@ -7,9 +7,12 @@ tells which rule of which group disallowed a URL.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from scrapy.exceptions import IgnoreRequest
 
-from scrapy_robots_rep.core import Decision
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core import Decision
 
 
 class RobotsDisallowed(IgnoreRequest):

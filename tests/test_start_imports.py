@@ -21,14 +21,27 @@ OPTIONAL = (
     "scrapy_robots_rep.policy.addresses",
     "scrapy_robots_rep.core.plain_data",
     "scrapy_robots_rep.core.changes",
+    "scrapy_robots_rep.core.decision",
+    "scrapy_robots_rep.core.content_usage",
+    "scrapy_robots_rep.core.lint",
+    "scrapy_robots_rep.core.rule_extras",
+    "scrapy_robots_rep.core.extension_field",
+    "scrapy_robots_rep.core.usage_preferences",
+    "scrapy_robots_rep.crawl.page_dropped",
+    "scrapy_robots_rep.policy.refusal",
+    "scrapy_robots_rep.policy.failure_plan",
     "scrapy_robots_rep.downloader.fleet_pacing",
     "redis",
     "jinja2",
 )
 """Modules (and their submodules) a crawl needs only for the audit trail, provenance, the HTML
 report, request signing, the Redis store (and its fleet-wide Crawl-delay), the command line, a
-robots.txt redirect (the address rule), rules kept outside the process (their plain data) or a
-refresh's change of rules."""
+robots.txt redirect (the address rule), rules kept outside the process (their plain data), a
+refresh's change of rules, robots.txt ``Content-Usage`` rules, a refused request (the ``Decision``
+that ``RobotsDisallowed`` carries), a robots.txt that is not plainly one (the lint's file-wide
+warnings), a failed robots.txt fetch (its plan), rules with what few origins' have (a 404's
+reason, Content-Signal, licenses, extension fields), ``REP_EXTENSION_FIELDS``, an AIPREF statement (its readers), a request
+dropped by a page's directives (what the sinks are told) or a refusal in the end report."""
 
 PROBE = '''
 import atexit
@@ -47,13 +60,15 @@ class ModulesProbe:
 '''
 
 
-def crawled_modules(sites: Sites, tmp_path: Path, *settings: str) -> set[str]:
-    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages."""
+def crawled_modules(sites: Sites, tmp_path: Path, *settings: str, refusing: bool = True) -> set[str]:
+    """The modules of a crawl process of the add-on (with ``settings``) over a robots.txt and two pages;
+    if ``refusing``, the first page links to a disallowed path too and the second, ``nofollow``, links
+    back (a request its directives drop)."""
     site = sites.start(
         {
             "/robots.txt": text("User-agent: *\nDisallow: /private\n"),
-            "/": html(meta("noarchive"), links("/page", "/private/x")),
-            "/page": html(meta("nofollow"), links("/")),
+            "/": html(meta("noarchive"), links("/page", "/private/x") if refusing else links("/page")),
+            "/page": html(meta("nofollow"), links("/")) if refusing else html(meta("nofollow")),
         }
     )
     (tmp_path / "probe").mkdir()
@@ -77,11 +92,23 @@ def optional_parts(modules: set[str]) -> list[str]:
 
 
 def test_a_crawl_without_audit_signing_or_redis_settings_loads_none_of_them(sites: Sites, tmp_path: Path) -> None:
-    modules = crawled_modules(sites, tmp_path)
+    modules = crawled_modules(sites, tmp_path, refusing=False)
 
     assert "scrapy_robots_rep.downloader.middleware" in modules
     assert "scrapy_robots_rep.page.middleware" in modules
     assert optional_parts(modules) == [], optional_parts(modules)
+
+
+def test_a_refused_request_and_a_dropped_link_load_their_classes_and_no_other_optional_part(
+    sites: Sites, tmp_path: Path
+) -> None:
+    modules = crawled_modules(sites, tmp_path)
+
+    assert optional_parts(modules) == [
+        "scrapy_robots_rep.core.decision",
+        "scrapy_robots_rep.crawl.page_dropped",
+        "scrapy_robots_rep.policy.refusal",
+    ], optional_parts(modules)
 
 
 def test_a_crawl_whose_settings_ask_for_the_audit_trail_loads_it(sites: Sites, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from enum import Enum
 from scrapy_robots_rep.core import AgentRules, Decision, RobotsTxt, SourceLine
 from scrapy_robots_rep.core.lint import agent_lines, obeyed_lines
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
-from scrapy_robots_rep.policy.deferral import FailurePlan
+from scrapy_robots_rep.policy.failure_plan import FailurePlan
 from scrapy_robots_rep.policy.origin import origin_of
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.status import Outcome

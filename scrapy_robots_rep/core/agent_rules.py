@@ -21,13 +21,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scrapy_robots_rep.core.content_signals import merge_signals
-from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule, purposes_refusal
-from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.packing import pack, unpack
@@ -42,6 +39,11 @@ from scrapy_robots_rep.core.rule_index import (
     build_index,
     first_match,
 )
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.content_usage import ContentUsageRules, UsageAnswer, UsageRule
+    from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
+    from scrapy_robots_rep.core.rule_extras import Extras
 
 REASON_NO_MATCH = "no rule matched"
 REASON_NO_GROUP = "no group for agent, no '*' group"
@@ -115,18 +117,18 @@ class AgentRules:
         self._sitemaps = pack("\n".join(sitemaps))
         # The decision for every URL, when it does not depend on rules.
         self._fixed = fixed
-        # What few origins have: one slot for all of it, None for most.
-        self._extras = (
-            _Extras(
+        # What few origins have: one slot for all of it, None for most (its class imported for the first).
+        self._extras: Extras | None = None
+        if content_signal_lines or content_usage_lines or licenses or extensions or reason is not None:
+            from scrapy_robots_rep.core.rule_extras import Extras
+
+            self._extras = Extras(
                 _signals(content_signal_lines, mode) if content_signal_lines else None,
-                ContentUsageRules(content_usage_lines, mode) if content_usage_lines else None,
+                _usage_rules(content_usage_lines, mode) if content_usage_lines else None,
                 licenses,
                 extensions,
                 reason,
             )
-            if content_signal_lines or content_usage_lines or licenses or extensions or reason is not None
-            else None
-        )
         # Packed only once its index is dropped: an origin is compiled soon after it is fetched.
         self._source: str | bytes = source
         self._numbers = numbers
@@ -193,6 +195,8 @@ class AgentRules:
 
     def content_usage_lines(self) -> tuple[SourceLine, ...]:
         """The ``Content-Usage`` lines the rules come from, in file order."""
+        from scrapy_robots_rep.core.decision import SourceLine
+
         return tuple(SourceLine(rule.line, rule.text) for rule in self.content_usage_rules)
 
     def content_usage(self, url: str) -> UsageAnswer | None:
@@ -209,6 +213,8 @@ class AgentRules:
         signals = self.content_signals
         if not signals and self._extras.usage is None:
             return None
+        from scrapy_robots_rep.core.content_usage import purposes_refusal
+
         return purposes_refusal(signals, self.content_usage(url), purposes, self.group)
 
     @property
@@ -270,6 +276,8 @@ class AgentRules:
     def _explain(self, url: str) -> Decision:
         if not isinstance(url, str):
             raise TypeError(f"url must be a str, got {type(url).__name__}")
+        from scrapy_robots_rep.core.decision import Decision
+
         stage = self._decide(url)
         if self._fixed is not None:
             return Decision(stage[0], None, self.group, self._reason())
@@ -407,6 +415,8 @@ class AgentRules:
 
     def _rules(self, entries: Sequence[Entry]) -> list[Rule]:
         """The rules of ``entries``, read again from their lines."""
+        from scrapy_robots_rep.core.decision import Rule
+
         sources = [entry[2] for entry in entries]
         texts = unpack(self._source).split("\n", max(sources, default=0) + 1)
         numbers = self._numbers
@@ -463,18 +473,6 @@ class AgentRules:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Extras:
-    """The parts of an ``AgentRules`` that few origins have."""
-
-    signals: tuple[Mapping[str, bool], tuple[SourceLine, ...]] | None
-    usage: ContentUsageRules | None
-    licenses: tuple[str, ...]
-    extensions: Mapping[str, tuple[str, ...]]
-    reason: str | None
-    """Why every URL gets the fixed decision."""
-
-
 class ActiveRules:
     """The ``AgentRules`` of one cache that keep their table or compiled index: past ``size``
     of them, the one read longest ago forgets it (a ring: no bookkeeping per decision).
@@ -512,6 +510,13 @@ def line_numbers(numbers: list[int]) -> LineNumbers:
     if numbers == list(range(first, first + len(numbers))):
         return first
     return array("H" if max(numbers) < 1 << 16 else "I", numbers)
+
+
+def _usage_rules(lines: tuple[SourceLine, ...], mode: MatchingMode) -> ContentUsageRules:
+    """The ``Content-Usage`` rules of ``lines`` (their module is imported when a file has some)."""
+    from scrapy_robots_rep.core.content_usage import ContentUsageRules
+
+    return ContentUsageRules(lines, mode)
 
 
 def _signals(lines: tuple[SourceLine, ...], mode: MatchingMode) -> tuple[Mapping[str, bool], tuple[SourceLine, ...]]:

@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.core.decision import Decision, Rule, SourceLine
 from scrapy_robots_rep.core.lines import parse_line
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode
 from scrapy_robots_rep.core.paths import url_path
 from scrapy_robots_rep.core.patterns import CompiledPattern, compile_pattern, matches_wildcards
-from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, purpose_name, read_usage_value
+from scrapy_robots_rep.core.purposes import purpose_name
+from scrapy_robots_rep.core.usage_preferences import UsageStatement, combine, read_usage_value
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import Decision, SourceLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +151,8 @@ def purposes_refusal(
     names = " and ".join(dict.fromkeys(kinds))
     verb = "refuse" if " and " in names else "refuses"
     reason = f"robots.txt {names} {verb} every declared purpose (REP_PURPOSES): {', '.join(refusals)}"
+    from scrapy_robots_rep.core.decision import Decision, Rule
+
     if rule is None:
         return Decision(False, None, group, reason)
     return Decision(False, Rule(False, rule.path or "", rule.line, rule.text), group, reason)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import re
 
-_REQUEST_RATE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*([smh]?)(?:\s|$)", re.IGNORECASE)
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
+
+_REQUEST_RATE = compiled_on_use(r"\s*(\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*([smh]?)(?:\s|$)", re.IGNORECASE)
 _UNIT_SECONDS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
@@ -23,7 +25,7 @@ def crawl_delay_seconds(value: str) -> float | None:
 def request_rate_seconds(value: str) -> float | None:
     """``Request-rate: n/m[s|m|h]`` (n requests per m time units) as seconds
     between requests, or None when the value cannot be read."""
-    match = _REQUEST_RATE.match(value)
+    match = _REQUEST_RATE().match(value)
     if match is None:
         return None
     requests, period, unit = match.groups()

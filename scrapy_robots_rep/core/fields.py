@@ -18,12 +18,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urlsplit
 
 from scrapy_robots_rep.core.agents import value_token
 from scrapy_robots_rep.core.content_signals import read_signals
 from scrapy_robots_rep.core.delays import crawl_delay_seconds, request_rate_seconds
-from scrapy_robots_rep.core.usage_preferences import read_usage_value
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 USER_AGENT = "user-agent"
 ALLOW = "allow"
@@ -57,9 +60,10 @@ def _as_is(value: str) -> str:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Field:
-    """One robots.txt field: how it is spelt, found, read and kept."""
+    """One robots.txt field: how it is spelt, found, read and kept (a row of :data:`FIELDS`, compared by
+    identity)."""
 
     name: str
     """The canonical name, lower-case: what a directive's field is."""
@@ -154,6 +158,8 @@ def _signal_problem(value: str) -> str | None:
 
 
 def _usage_problem(value: str) -> str | None:
+    from scrapy_robots_rep.core.usage_preferences import read_usage_value
+
     path, statement = read_usage_value(value)
     if statement.valid:
         return None
@@ -237,24 +243,13 @@ Google's parser does for its own fields. No start begins another of a different 
 _LENIENT_STARTS = tuple(start for start, _ in LENIENT_PREFIXES)
 
 
-@dataclass(frozen=True, slots=True)
-class ExtensionField:
-    """A robots.txt field this parser does not define, read for the caller.
-
-    ``RobotsTxt.parse(body, extensions=[ExtensionField("llm-policy")])`` keeps the
-    field's values for the agent: ``AgentRules.extension("llm-policy")``. Per group
-    (the default), the values of the groups the agent obeys; else every value of the file.
-    The name is read exactly (any case), never as a misspelling of another field."""
-
-    name: str
-    per_group: bool = True
-
-
 def extension_rows(extensions: Iterable[ExtensionField | str]) -> tuple[Field, ...]:
     """The rows of ``extensions`` (a name alone is a per-group field); ValueError for a name
     that is not a field name, or that names (or lenient reading takes as) a field of ``FIELDS``."""
     rows: dict[str, Field] = {}
     for extension in extensions:
+        from scrapy_robots_rep.core.extension_field import ExtensionField
+
         if isinstance(extension, str):
             extension = ExtensionField(extension)
         if not isinstance(extension, ExtensionField):

@@ -9,7 +9,7 @@ from scrapy_robots_rep.core.fields import MEMBER_FIELDS, RULE_FIELDS
 from scrapy_robots_rep.core.lines import BLANK, USER_AGENT, Directive
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Group:
     """User-agent values and the member lines (rules, delays, signals) that follow them."""
 

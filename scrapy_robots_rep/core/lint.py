@@ -14,12 +14,11 @@ shadowed in its own group stays shadowed in any merge.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.fields import (
     ALLOW,
     FIELDS,
@@ -27,14 +26,18 @@ from scrapy_robots_rep.core.fields import (
     MEMBER_FIELDS,
     RULE_FIELDS,
     USER_AGENT,
-    ExtensionField,
     extension_rows,
 )
+from scrapy_robots_rep.core.file_shape import HTML, HTML_LOOKS_AT, USUAL_FIELD_LINE
 from scrapy_robots_rep.core.groups import Group
 from scrapy_robots_rep.core.lines import Directive, canonical_field, decode, parse_line, read_directives
 from scrapy_robots_rep.core.modes import MatchingMode, matching_mode
 from scrapy_robots_rep.core.patterns import CompiledPattern, matches_wildcards
 from scrapy_robots_rep.core.robots import DEFAULT_MAX_SIZE
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import SourceLine
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 Entry = tuple[CompiledPattern, bool, int, str, str]
 """A ranked rule as lint reads it: ``(compiled pattern, allow, line number, line text, pattern as written)``."""
@@ -48,14 +51,6 @@ _FOREIGN_FIELDS = {
     "noindex": "never standard, and ignored by Google since 2019",
     "visit-time": "a proposed extension few crawlers read",
 }
-_HTML = re.compile(r"<\s*(?:!doctype\s+html|html|head|body)[\s>]", re.IGNORECASE)
-_HTML_LOOKS_AT = 4096
-# A line holding a known field as usually written (``Disallow:``, ``user-agent :``, any ASCII case):
-# read_directives reads it as that field, so a file with one such line is a robots.txt.
-_USUAL_FIELD_LINE = re.compile(
-    r"^[ \t\v\f]*(?:" + "|".join(map(re.escape, sorted(KNOWN_FIELDS))) + r")[ \t\v\f]*:",
-    re.IGNORECASE | re.ASCII | re.MULTILINE,
-)
 # Stands for a pattern's "*" when asking whether another pattern covers it:
 # normalised rfc9309 patterns percent-encode control characters, so it never occurs in one.
 _ANY_RUN = "\x00"
@@ -182,6 +177,8 @@ def _obeyed_groups(
 
 
 def _source_lines(lines: list[str], numbers: Iterable[int]) -> tuple[SourceLine, ...]:
+    from scrapy_robots_rep.core.decision import SourceLine
+
     return tuple(SourceLine(number, lines[number - 1].split("#", 1)[0].strip()) for number in sorted(set(numbers)))
 
 
@@ -206,9 +203,9 @@ def numbered_groups(mode: MatchingMode, directives: list[Directive]) -> list[tup
 def _not_robots_txt(text: str, directives: Callable[[], Sequence[Directive]]) -> str | None:
     """Why the body is not a robots.txt at all (an HTML page, prose, data), or None; ``directives``
     gives the text's directives, asked for only when no line is a known field as usually written."""
-    if _HTML.search(text, 0, _HTML_LOOKS_AT):
+    if HTML.search(text, 0, HTML_LOOKS_AT):
         return "this is an HTML page, not a robots.txt: only rules on lines of their own are read (usually none)"
-    if _USUAL_FIELD_LINE.search(text) or any(field in KNOWN_FIELDS for _, field, _ in directives()):
+    if USUAL_FIELD_LINE.search(text) or any(field in KNOWN_FIELDS for _, field, _ in directives()):
         return None
     if any(line.split("#", 1)[0].strip() for line in text.split("\n")):
         return "no line of this file is a robots.txt field (User-agent, Allow, Disallow, Sitemap...)"

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from scrapy_robots_rep.core.decision import SourceLine
 from scrapy_robots_rep.core.fields import FIELDS, RULE_FIELDS, Field, Kept
 from scrapy_robots_rep.core.lines import Directive
 
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import SourceLine
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, eq=False)
 class MemberValues:
     """What the member lines other than rules say: delays, lines and values per field."""
 
@@ -37,6 +39,8 @@ class MemberValues:
         if kept is Kept.DELAY:
             self.delays.append(cast(float, read))
         elif kept is Kept.LINES:
+            from scrapy_robots_rep.core.decision import SourceLine
+
             self.lines.setdefault(row.name, []).append(SourceLine(number, text))
         elif value:
             self.values.setdefault(row.name, []).append(value)
@@ -46,7 +50,7 @@ class MemberValues:
         return tuple(self.lines.get(name, ()))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Collected(MemberValues):
     """What an agent's member lines say, gathered in file order."""
 

@@ -27,9 +27,10 @@ from scrapy_robots_rep.core.rule_index import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class MatchingMode:
-    """How robots.txt is read and URLs are decided in one matching mode."""
+    """How robots.txt is read and URLs are decided in one matching mode (one object per mode, compared
+    by identity)."""
 
     name: str
     lenient: bool

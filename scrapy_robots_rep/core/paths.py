@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 
-_PATH_AND_QUERY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?[^/?#]*([^#]*)")
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
+
+# All but the hot path's expressions are compiled at first use: plain URLs and rules (no "%", no
+# character to escape) never need them.
+_PATH_AND_QUERY = compiled_on_use(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?[^/?#]*([^#]*)")
 
 # Characters both modes' normalisation leave as they are.
 _PLAIN_CHARS = r"A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]"
@@ -22,12 +26,12 @@ hot path."""
 
 _NOT_PLAIN = re.compile(rf"[^{_PLAIN_CHARS}]").search
 # A run of characters a URI cannot hold as they are (non-ASCII, controls, space, "<"...).
-_UNSAFE_RUN = re.compile(rf"[^{_PLAIN_CHARS}%]+")
-_LEGACY_ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
+_UNSAFE_RUN = compiled_on_use(rf"[^{_PLAIN_CHARS}%]+")
+_LEGACY_ESCAPE = compiled_on_use(rb"%[0-9A-Fa-f]{2}")
 
 # A "%" that is not an escape, an escape with a lower-case hex digit, or the
 # escape of an unreserved character: what ``normalise_rfc9309`` changes.
-_ESCAPE_TO_CHANGE = re.compile(
+_ESCAPE_TO_CHANGE = compiled_on_use(
     r"%(?![0-9A-Fa-f]{2})|%(?:[0-9A-F][a-f]|[a-f][0-9A-Fa-f]|2[DE]|3[0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE])"
 )
 
@@ -48,7 +52,7 @@ _RFC9309_ESCAPES = {
 
 def url_path(url: str) -> str:
     """Path plus ``?query`` of ``url`` (no fragment); an empty path is ``/``."""
-    match = _PATH_AND_QUERY.match(url)
+    match = _PATH_AND_QUERY().match(url)
     path = match.group(1) if match else ""
     if not path:
         return "/"
@@ -72,13 +76,13 @@ def normalise_rfc9309(text: str) -> str:
     upper-case the hex of all other escapes."""
     if _NOT_PLAIN(text) is None:
         return text
-    return normalise_rfc9309_escapes(_UNSAFE_RUN.sub(_percent_encoded, text))
+    return normalise_rfc9309_escapes(_UNSAFE_RUN().sub(_percent_encoded, text))
 
 
 def normalise_rfc9309_escapes(text: str) -> str:
     """``normalise_rfc9309`` of a text whose only characters that it may change are
     ``%`` (such as a path ``plain_url_path`` matched): only the escapes are read."""
-    return _ESCAPE_TO_CHANGE.sub(_changed_escape, text) if "%" in text else text
+    return _ESCAPE_TO_CHANGE().sub(_changed_escape, text) if "%" in text else text
 
 
 def _changed_escape(match: re.Match[str]) -> str:
@@ -101,5 +105,5 @@ def normalise_legacy(text: str) -> str:
         return text
     octets = text.encode("utf-8", "surrogatepass")
     if b"%" in octets:
-        octets = _LEGACY_ESCAPE.sub(_legacy_unescape, octets)
+        octets = _LEGACY_ESCAPE().sub(_legacy_unescape, octets)
     return octets.decode("latin-1")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from scrapy_robots_rep.core.agent_rules import REASON_NO_GROUP, AgentRules, LineNumbers, line_numbers
-from scrapy_robots_rep.core.decision import Decision
 from scrapy_robots_rep.core.fields import (
     CONTENT_SIGNAL,
     CONTENT_USAGE,
@@ -22,7 +22,6 @@ from scrapy_robots_rep.core.fields import (
     MEMBER_FIELDS,
     SITEMAP,
     VALUE_FIELDS,
-    ExtensionField,
     Field,
     Kept,
     extension_rows,
@@ -32,6 +31,10 @@ from scrapy_robots_rep.core.lines import decode, read_directives
 from scrapy_robots_rep.core.members import MemberValues, collect
 from scrapy_robots_rep.core.modes import RFC9309, MatchingMode, matching_mode
 from scrapy_robots_rep.core.scan import file_values, lowered, scan_rfc9309
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.decision import Decision
+    from scrapy_robots_rep.core.extension_field import ExtensionField
 
 DEFAULT_MAX_SIZE = 512_000
 

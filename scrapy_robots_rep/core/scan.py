@@ -32,7 +32,7 @@ FieldLine = tuple[int, int, str]
 """``(start, end, value)`` of a line in the text."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class AgentSource(MemberValues):
     """The chosen groups of one agent, as found in the file, and what their members other than rules say."""
 

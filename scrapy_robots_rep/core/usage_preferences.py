@@ -6,9 +6,8 @@ value leaves the category unknown; keys outside the vocabulary are kept and expo
 enforced; a repeated key keeps its last value; a statement that does not parse (an upper-case
 key, a trailing comma) leaves every category unknown.
 
-``VOCABULARY`` is the one table of labels: the drafts still move them, and a new label is one
-line there. Each label names the purpose (``REP_PURPOSES``) it speaks for, in the names
-robots.txt ``Content-Signal`` uses, so both vocabularies name one purpose one way.
+The labels are one table, ``VOCABULARY`` in ``core/purposes.py`` (imported by every crawl, which
+this module is not: a crawl imports it at the first statement it reads).
 
 The ``Content-Usage`` header is parsed with ``http-sf``; the robots.txt ``Content-Usage`` line is
 read by the small reader here (``read_statement``), which accepts exactly the dictionaries
@@ -17,36 +16,18 @@ read by the small reader here (``read_statement``), which accepts exactly the di
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-VOCABULARY: Mapping[str, str] = MappingProxyType(
-    {
-        "train-ai": "ai-train",
-        "ai-use": "ai-input",
-        "search": "search",
-    }
-)
-"""AIPREF usage-category label -> the purpose it speaks for (draft-ietf-aipref-vocab)."""
-
-PURPOSES = ("search", "ai-input", "ai-train")
-"""The uses a crawl's data may be declared for (``REP_PURPOSES``), by their ``Content-Signal`` names."""
-
-PURPOSE_NAMES: Mapping[str, str] = MappingProxyType({**{purpose: purpose for purpose in PURPOSES}, **VOCABULARY})
-"""Every accepted name of a purpose (both vocabularies') -> the purpose."""
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
+from scrapy_robots_rep.core.purposes import VOCABULARY
 
 _ANSWERS = {"y": True, "n": False}
-_PATH_END = re.compile(r"[ \t]")
+_PATH_END = compiled_on_use(r"[ \t]")
 _NO_PREFERENCES: Mapping[str, bool] = MappingProxyType({})
-
-
-def purpose_name(name: str) -> str | None:
-    """The purpose ``name`` names in either vocabulary (``train-ai`` is ``ai-train``), or None."""
-    return PURPOSE_NAMES.get(name.strip().lower())
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,14 +103,12 @@ _PARAMETERS = rf"(?:;[ ]*{_KEY}(?:=(?:{_BARE_ITEM}))?)*"
 _INNER_LIST = rf"\([ ]*(?:(?:{_BARE_ITEM}){_PARAMETERS}(?:[ ]+(?:{_BARE_ITEM}){_PARAMETERS})*[ ]*)?\)"
 
 
-@cache
-def _member() -> re.Pattern[str]:
-    """A dictionary's member; compiled on first use (the largest expression of the package: a crawl
-    whose robots.txt files and pages state no usage preference never needs it)."""
-    return re.compile(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+_MEMBER = compiled_on_use(rf"({_KEY})(?:=((?:{_BARE_ITEM})|{_INNER_LIST}))?{_PARAMETERS}")
+"""A dictionary's member (the largest expression of the package: a crawl whose robots.txt files and
+pages state no usage preference never needs it)."""
 
 
-_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
+_SEPARATOR = compiled_on_use(r"[ \t]*,[ \t]*")
 
 
 @lru_cache(maxsize=1024)
@@ -142,7 +121,7 @@ def read_statement(text: str) -> UsageStatement:
     values: dict[str, str] = {}
     position = 0
     while position < len(text):
-        member = _member().match(text, position)
+        member = _MEMBER().match(text, position)
         if member is None:
             return UsageStatement(text, MappingProxyType({}), valid=False)
         key, value = member.group(1), member.group(2)
@@ -151,7 +130,7 @@ def read_statement(text: str) -> UsageStatement:
         position = member.end()
         if position == len(text):
             break
-        separator = _SEPARATOR.match(text, position)
+        separator = _SEPARATOR().match(text, position)
         if separator is None or separator.end() == len(text):
             return UsageStatement(text, MappingProxyType({}), valid=False)
         position = separator.end()
@@ -187,7 +166,7 @@ def read_usage_value(value: str) -> tuple[str | None, UsageStatement]:
     """A ``Content-Usage`` value as its path (None when absent) and its statement."""
     if not value.startswith("/"):
         return None, read_statement(value)
-    path_end = _PATH_END.search(value)
+    path_end = _PATH_END().search(value)
     if path_end is None:
         return value, read_statement("")
     return value[: path_end.start()], read_statement(value[path_end.start() :])

@@ -27,7 +27,6 @@ from scrapy_robots_rep.crawl.meta_keys import PROVENANCE
 from scrapy_robots_rep.crawl.outcomes import (
     FetchEnded,
     OutcomeSink,
-    PageDropped,
     RequestEnded,
     RequestOutcome,
 )
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.core.changes import RulesChange
     from scrapy_robots_rep.core.page import PageDirectives
+    from scrapy_robots_rep.crawl.page_dropped import PageDropped
     from scrapy_robots_rep.policy.record_cache import CacheRecord
     from scrapy_robots_rep.policy.records import Conclusion, FetchResult
     from scrapy_robots_rep.policy.settings import RepSettings

@@ -18,14 +18,15 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydispatch import dispatcher
 from scrapy import signals as scrapy_signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_robots_rep import signals
-from scrapy_robots_rep.core.lint import LintKind, file_warnings
+from scrapy_robots_rep.core.file_shape import plainly_robots_txt
+from scrapy_robots_rep.core.lines import decode
 from scrapy_robots_rep.crawl.settings import rep_settings
 from scrapy_robots_rep.exceptions import RobotsDisallowed, RobotsUnreachable
 from scrapy_robots_rep.policy.accounting import Accounting
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
     from scrapy_robots_rep.core import Decision
     from scrapy_robots_rep.core.changes import RulesChange
+    from scrapy_robots_rep.crawl.page_dropped import PageDropped
     from scrapy_robots_rep.policy.record_cache import CacheRecord
     from scrapy_robots_rep.policy.records import Conclusion, FetchResult
 
@@ -52,6 +54,15 @@ page_logger = logging.getLogger("scrapy_robots_rep.page.middleware")
 
 ROBOTS_PARSED = getattr(scrapy_signals, "robots_parsed", None)
 """Scrapy's own signal for a parsed robots.txt (Scrapy 2.18 and later)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``PageDropped``, a sink's argument, is named here too: its module is imported at the first page drop."""
+    if name == "PageDropped":
+        from scrapy_robots_rep.crawl.page_dropped import PageDropped
+
+        return PageDropped
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RequestOutcome(Enum):
@@ -64,7 +75,7 @@ class RequestOutcome(Enum):
     DEFERRED = "deferred"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RequestEnded:
     """One request's outcome: the record and decision behind it, where there was one."""
 
@@ -76,7 +87,7 @@ class RequestEnded:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FetchEnded:
     """One attempt to obtain an origin's robots.txt: what it came to, and the request that needed it."""
 
@@ -90,17 +101,6 @@ class FetchEnded:
     previous: CacheRecord | None = None
     change: RulesChange | None = None
     """How the agent's rules differ from those of ``previous``, the record replaced; None when they do not."""
-
-
-@dataclass(frozen=True, slots=True)
-class PageDropped:
-    """Something a page's callback yielded, dropped because of the page's directives."""
-
-    response: Response
-    kind: str
-    why: str | None
-    request: Request | None = None
-    """The dropped request; None when an item was dropped."""
 
 
 class OutcomeSink:
@@ -234,7 +234,12 @@ class _Log(OutcomeSink):
             self._warn_about_file(ended.origin, ended.result.body)
 
     def _warn_about_file(self, origin: str, body: bytes) -> None:
-        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin."""
+        """A body that is not a robots.txt, or too large, is read as RFC 9309 says, and said once per origin.
+        The lint is imported only for a body that is not plainly a robots.txt."""
+        if plainly_robots_txt(decode(body, self._max_size), len(body), self._max_size):
+            return
+        from scrapy_robots_rep.core.lint import LintKind, file_warnings
+
         for warning in file_warnings(body, self._matching, max_size=self._max_size):
             self._warned.add(origin)
             problem = (
@@ -414,6 +419,8 @@ class Outcomes:
             self._signals.send_catch_log(signals.robots_obtained, origin=origin, record=record)
 
     def page_dropped(self, response: Response, kind: str, why: str | None, request: Request | None = None) -> None:
+        from scrapy_robots_rep.crawl.page_dropped import PageDropped
+
         dropped = PageDropped(response, kind, why, request)
         for sink in self._sinks:
             sink.page_dropped(dropped)

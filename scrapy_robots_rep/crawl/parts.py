@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 _MADE: WeakKeyDictionary[Crawler, CrawlParts] = WeakKeyDictionary()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CrawlParts:
-    """One crawler's settings, outcome owner and evidence (``None`` unless the audit settings ask)."""
+    """One crawler's settings, outcome owner and evidence (``None`` unless the audit settings ask);
+    one per crawler, compared by identity."""
 
     settings: RepSettings
     outcomes: Outcomes

@@ -27,11 +27,17 @@ MINIMUM_TEXT = ".".join(map(str, MINIMUM_SCRAPY))
 
 
 def installed_scrapy() -> str | None:
-    """The version of the installed Scrapy distribution, read without importing it; None without one."""
+    """The version of the installed Scrapy distribution, read without importing it; None without one.
+
+    Its metadata's ``Version`` line is read as it is: ``metadata.version`` parses the whole file with
+    the ``email`` package, which a crawl's start paid twice (about 10 M instructions).
+    """
     try:
-        return metadata.version("scrapy")
+        distribution = metadata.distribution("scrapy")
     except metadata.PackageNotFoundError:
         return None
+    found = re.search(r"^Version:[ \t]*(\S+)", distribution.read_text("METADATA") or "", re.MULTILINE)
+    return found.group(1) if found else distribution.version
 
 
 def unsupported_message(version: str | None) -> str | None:

@@ -59,7 +59,7 @@ def _fetch_takes_spider() -> bool:
 _FETCH_TAKES_SPIDER = _fetch_takes_spider()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Transfer:
     """What has arrived so far for one robots.txt request."""
 

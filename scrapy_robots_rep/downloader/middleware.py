@@ -223,9 +223,9 @@ class RobotsMiddleware:
             await self.origins.store.close()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RobotsParts:
-    """What ``RobotsMiddleware`` works with, made by :func:`build_parts`."""
+    """What ``RobotsMiddleware`` works with, made by :func:`build_parts` (one per crawler: compared by identity)."""
 
     settings: RepSettings
     outcomes: Outcomes

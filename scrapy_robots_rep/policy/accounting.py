@@ -8,7 +8,7 @@ RefusalKey = tuple[int | None, str]
 """What refused requests: a rule's ``(line, text)``, or ``(None, reason)`` when no rule did."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class OriginCounts:
     """Counters of one origin. ``deferred`` counts deferrals; ``parked`` is how many wait right now."""
 

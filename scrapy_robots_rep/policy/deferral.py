@@ -1,4 +1,4 @@
-"""Where a request goes while its origin's robots.txt is being obtained, and what follows a failed fetch.
+"""Where a request goes while its origin's robots.txt is being obtained, and how long after a failed fetch.
 
 Pure decisions over plain state (``docs/behaviour.md`` §5 and §6): a request is decided by
 any rules held for its origin, fresh or not (a stale copy is used while a refresh or a retry
@@ -46,7 +46,7 @@ class Recovery(Enum):
     """The deferral cycle is over: drop the origin's requests for ``REP_DEFER_MAX_TIME``."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class OriginState:
     """What is tracked about an origin besides its cache record, while it is being fetched or failing."""
 
@@ -90,48 +90,3 @@ def refresh_due(state: OriginState | None, record: CacheRecord, now: float) -> b
 def backoff_delay(failures: int) -> float:
     """Seconds to wait after the ``failures``-th failed fetch in a row (1, 2, 4, … capped)."""
     return min(BACKOFF_BASE * 2.0 ** min(max(failures - 1, 0), 32), BACKOFF_MAX)
-
-
-@dataclass(frozen=True, slots=True)
-class FailurePlan:
-    """A :class:`Recovery` and its delay: until the next fetch, or the length of the drop window."""
-
-    recovery: Recovery
-    delay: float
-
-
-def plan_after_failure(
-    *,
-    now: float,
-    cycle_started: float,
-    failures: int,
-    unreachable_since: float,
-    has_copy: bool,
-    thirty_day_rule: bool,
-    unreachable_max_age: float,
-    defer_max_time: float,
-    retry_after: float | None = None,
-    no_server: bool = False,
-) -> FailurePlan:
-    """What follows a failed fetch (status 429/5xx, timeout, network error).
-
-    The next fetch waits for the backoff, and never less than the server's
-    ``Retry-After`` (itself capped at ``defer_max_time``). When no server answered at all
-    (``no_server``), the cycle ends after :data:`NO_SERVER_ATTEMPTS` failures in a row: a host
-    that is not there cannot serve its pages either.
-    """
-    wait = backoff_delay(failures)
-    if retry_after is not None:
-        wait = max(wait, min(retry_after, defer_max_time))
-    if has_copy:
-        return FailurePlan(Recovery.USE_COPY, wait)
-    if thirty_day_rule and now - unreachable_since >= unreachable_max_age:
-        return FailurePlan(Recovery.ALLOW_ALL, wait)
-    remaining = cycle_started + defer_max_time - now
-    if (
-        remaining <= 0
-        or (retry_after is not None and wait > remaining)
-        or (no_server and failures >= NO_SERVER_ATTEMPTS)
-    ):
-        return FailurePlan(Recovery.DROP, defer_max_time)
-    return FailurePlan(Recovery.RETRY, min(wait, remaining))

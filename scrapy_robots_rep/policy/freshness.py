@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from enum import Enum
 
-_DIRECTIVE = re.compile(r"""([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^,\s]*))?""")
-_DELTA_SECONDS = re.compile(r"[0-9]+")
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
+
+_DIRECTIVE = compiled_on_use(r"""([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^,\s]*))?""")
+_DELTA_SECONDS = compiled_on_use(r"[0-9]+")
 _DELTA_SECONDS_MAX = 2**31
 """RFC 9111 §1.2.2: a larger delta-seconds value (however many digits) counts as this."""
 _MAX_VALIDATOR_LENGTH = 1024
@@ -128,7 +130,7 @@ def http_date(value: str | None) -> float | None:
 def _cache_control(value: str) -> dict[str, str | None]:
     """Directive name (lower case) -> argument (unquoted) or None; the first occurrence wins."""
     directives: dict[str, str | None] = {}
-    for name, argument in _DIRECTIVE.findall(value):
+    for name, argument in _DIRECTIVE().findall(value):
         if argument.startswith('"'):
             argument = re.sub(r"\\(.)", r"\1", argument[1:-1])
         directives.setdefault(name.lower(), argument or None)
@@ -141,7 +143,7 @@ def _applies_to_body(directives: Mapping[str, str | None], name: str) -> bool:
 
 
 def _delta_seconds(value: str | None) -> int | None:
-    if value is None or not _DELTA_SECONDS.fullmatch(value.strip()):
+    if value is None or not _DELTA_SECONDS().fullmatch(value.strip()):
         return None
     digits = value.strip().lstrip("0")
     return _DELTA_SECONDS_MAX if len(digits) > 10 else min(int(digits or "0"), _DELTA_SECONDS_MAX)

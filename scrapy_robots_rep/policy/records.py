@@ -10,13 +10,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
-from scrapy_robots_rep.policy.deferral import FailurePlan, OriginState, Recovery, plan_after_failure
+from scrapy_robots_rep.policy.deferral import OriginState, Recovery
 from scrapy_robots_rep.policy.freshness import Freshness, freshness, retry_after, validators_from
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.settings import RepSettings
 from scrapy_robots_rep.policy.status import Hop, Outcome, status_policy
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.failure_plan import FailurePlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,8 @@ class RecordMaker:
             state.cycle_started = now
         unreachable_since = previous.unreachable_since if previous and previous.unreachable_since else now
         copy = previous.last_good if previous is not None else None
+        from scrapy_robots_rep.policy.failure_plan import plan_after_failure
+
         plan = plan_after_failure(
             now=now,
             cycle_started=state.cycle_started,

@@ -6,22 +6,25 @@ in short, and whole as JSON with ``REP_REPORT``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_rep.core import AgentRules
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 from scrapy_robots_rep.policy.accounting import OriginCounts
+
+if TYPE_CHECKING:
+    from scrapy_robots_rep.policy.refusal import Refusal
 
 REPORT_VERSION = 2
 LISTED_IN_LOG = 10
 """Origins named per line of the log summary; the JSON report has them all."""
-_EVERY_PATH = re.compile(r"/?(\*+\$?)?")
+_EVERY_PATH = compiled_on_use(r"/?(\*+\$?)?")
 """Rule patterns that match every path: ``/``, ``/*``, ``*``, ``/*$`` (and ``""``, legacy ``Disallow:``)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class RobotsSeen:
     """The last robots.txt answer of one origin."""
 
@@ -32,16 +35,6 @@ class RobotsSeen:
     """The rules disallow every path for the agent (e.g. ``Disallow: /``, or a legacy 401/403)."""
     licenses: tuple[str, ...] = ()
     """The file's RSL ``License:`` URLs (reported, never enforced)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A rule (or, without one, a reason) and how many requests it refused."""
-
-    line: int | None
-    rule: str | None
-    reason: str | None
-    refused: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,12 +228,16 @@ def summarise(
     for origin in origins:
         origin_counts = counts.get(origin) or OriginCounts()
         asked, applied = delays.get(origin, (None, None))
-        refusals = [
-            Refusal(line, text if line is not None else None, text if line is None else None, refused)
-            for (line, text), refused in sorted(
-                origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
-            )
-        ]
+        refusals: list[Refusal] = []
+        if origin_counts.refusals:
+            from scrapy_robots_rep.policy.refusal import Refusal
+
+            refusals = [
+                Refusal(line, text if line is not None else None, text if line is None else None, refused)
+                for (line, text), refused in sorted(
+                    origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
+                )
+            ]
         summaries.append(
             OriginSummary(
                 origin=origin,
@@ -271,4 +268,4 @@ def blocks_everything(rules: AgentRules, origin: str) -> bool:
     found = rules.rules()
     if any(rule.allow for rule in found):
         return False
-    return not found or any(_EVERY_PATH.fullmatch(rule.pattern) for rule in found)
+    return not found or any(_EVERY_PATH().fullmatch(rule.pattern) for rule in found)

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from scrapy_robots_rep.core.fields import ExtensionField, extension_rows
+from scrapy_robots_rep.core.fields import extension_rows
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 from scrapy_robots_rep.core.page import PURPOSE_NAMES
 from scrapy_robots_rep.policy.origin import ascii_host
 
+if TYPE_CHECKING:
+    from scrapy_robots_rep.core.extension_field import ExtensionField
+
 _TRUE_STRINGS = frozenset({"1", "true", "yes", "on"})
 _FALSE_STRINGS = frozenset({"0", "false", "no", "off", ""})
-_DOMAIN = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
+_DOMAIN = compiled_on_use(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
 
 _Number = TypeVar("_Number", int, float)
 
@@ -118,6 +121,10 @@ class SettingsReader:
             entries = list(value)
         else:
             raise SettingsError(f"{name} must be a list of field names or a comma-separated string, got {value!r}")
+        if not entries:
+            return ()
+        from scrapy_robots_rep.core.extension_field import ExtensionField
+
         fields = tuple(ExtensionField(entry) if isinstance(entry, str) else entry for entry in entries)
         try:
             extension_rows(fields)
@@ -201,7 +208,7 @@ def _domain(name: str, entry: Any) -> str:
     if "://" in text or "/" in text:
         raise SettingsError(f"{name} lists domain names, not URLs: got {text!r}; write e.g. 'api.example.com'")
     domain = ascii_host(text.lstrip("."))
-    if not _DOMAIN.fullmatch(domain):
+    if not _DOMAIN().fullmatch(domain):
         raise SettingsError(
             f"{name} lists domain names (subdomains are included; no '*', no port): got {text!r}; "
             "write e.g. 'example.com'"

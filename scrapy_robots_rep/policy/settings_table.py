@@ -39,9 +39,10 @@ NOINDEX_CHOICES = ("drop", "keep")
 DEFAULT_HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class Setting:
-    """One ``REP_*`` setting: how it is read, where it goes in ``RepSettings``, and its doc line."""
+    """One ``REP_*`` setting: how it is read, where it goes in ``RepSettings``, and its doc line (a row
+    of :data:`SETTINGS`, compared by identity)."""
 
     name: str
     default: Any

@@ -59,9 +59,9 @@ NOT_MODIFIED = Hop(None, "robots.txt returned 304: not modified", not_modified=T
 """The hop of a 304 answering a conditional request: keep the rules, start a new lifetime."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class StatusPolicy:
-    """One column of the status table of docs/behaviour.md §5.
+    """One column of the status table of docs/behaviour.md §5 (compared by identity).
 
     ``closed`` is what 401 and 403 mean; ``failure`` is what 429, 5xx, an
     unexpected status and a fetch without an answer mean; ``thirty_day_rule``

@@ -7,15 +7,8 @@ import pytest
 from scrapy_robots_rep import AgentRules, RobotsTxt
 from scrapy_robots_rep.core.content_usage import read_usage_value
 from scrapy_robots_rep.core.lint import LintKind, lint
-from scrapy_robots_rep.core.usage_preferences import (
-    PURPOSE_NAMES,
-    PURPOSES,
-    VOCABULARY,
-    combine,
-    purpose_name,
-    read_header,
-    read_statement,
-)
+from scrapy_robots_rep.core.purposes import PURPOSE_NAMES, PURPOSES, VOCABULARY, purpose_name
+from scrapy_robots_rep.core.usage_preferences import combine, read_header, read_statement
 
 # draft-ietf-aipref-attach, "Example robots.txt file".
 DRAFT_EXAMPLE = """\

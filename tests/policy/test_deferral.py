@@ -12,10 +12,10 @@ from scrapy_robots_rep.policy.deferral import (
     Recovery,
     Route,
     backoff_delay,
-    plan_after_failure,
     refresh_due,
     route,
 )
+from scrapy_robots_rep.policy.failure_plan import plan_after_failure
 from scrapy_robots_rep.policy.record_cache import CacheRecord
 from scrapy_robots_rep.policy.status import Outcome
 

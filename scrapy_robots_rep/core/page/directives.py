@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from scrapy_robots_rep.core.agents import robot_token
 from scrapy_robots_rep.core.page.markup import looks_like_html, scan
@@ -30,7 +30,23 @@ from scrapy_robots_rep.core.page.values import (
     parse_date,
     scoped_parts,
 )
-from scrapy_robots_rep.core.usage_preferences import UsageStatement, purpose_name, read_header
+from scrapy_robots_rep.core.purposes import purpose_name
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from scrapy_robots_rep.core.usage_preferences import UsageStatement
+
+    class ResponseLike(Protocol):
+        """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object
+        (a type for checkers only: making a ``Protocol`` class costs at import)."""
+
+        @property
+        def body(self) -> bytes: ...
+
+        @property
+        def headers(self) -> Any: ...
+
 
 SCAN_LIMIT = 512_000
 """Bytes of a document searched for robots meta tags: the head, then this much of the rest."""
@@ -121,16 +137,6 @@ _MAY_REFUSE = _REFUSING | {"tdm-reservation"}
 """The names ``_refuses_ai`` may say yes to."""
 
 
-class ResponseLike(Protocol):
-    """What :meth:`PageDirectives.from_response` reads: a Scrapy response, or any such object."""
-
-    @property
-    def body(self) -> bytes: ...
-
-    @property
-    def headers(self) -> Any: ...
-
-
 @dataclass(frozen=True)
 class PageDirectives:
     """The robots directives that apply to one response for one agent (docs/behaviour.md §10)."""
@@ -165,6 +171,8 @@ class PageDirectives:
                 for purpose in AI_PURPOSES:
                     refusals.setdefault(purpose, directive)
             elif directive.name == CONTENT_USAGE and directive.value is not None:
+                from scrapy_robots_rep.core.usage_preferences import read_header
+
                 for purpose, allowed in read_header(directive.value).preferences.items():
                     if not allowed:
                         refusals.setdefault(purpose, directive)
@@ -255,6 +263,8 @@ class PageDirectives:
         """The ``Content-Usage`` header's statement (every key kept, unknown ones too), or None."""
         for directive in self.directives:
             if directive.name == CONTENT_USAGE and directive.value is not None:
+                from scrapy_robots_rep.core.usage_preferences import read_header
+
                 return read_header(directive.value)
         return None
 
@@ -387,6 +397,8 @@ class PageDirectives:
         if directive.name == TDM_POLICY:
             return "TDM policy (exposed)"
         if directive.name == CONTENT_USAGE and directive.value is not None:
+            from scrapy_robots_rep.core.usage_preferences import read_header
+
             return read_header(directive.value).describe()
         return "exposed, not enforced" if _known(directive.name) else "unknown: kept, not enforced"
 

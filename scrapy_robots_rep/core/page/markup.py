@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 from scrapy_robots_rep.core.page.tag_search import TAG_REST, Span, find_wanted_meta, mentions_a_name
 
 _RAW_TEXT = frozenset(b"script style title textarea xmp iframe noembed noframes".split())
@@ -42,7 +43,7 @@ _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {
 }
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _HTML_START = re.compile(rb"\s*<(?:!doctype\s+html|html|head|meta|title|body|!--)", re.IGNORECASE)
-_XHTML_START = re.compile(
+_XHTML_START = compiled_on_use(
     rb"\s*<\?xml[\s?][^>]*>(?:\s*<\?[^>]*>|\s*<!--.*?-->|\s*<!doctype\s[^>]*>)*\s*<html[\s/>]",
     re.IGNORECASE | re.DOTALL,
 )
@@ -60,7 +61,7 @@ class MetaTag(NamedTuple):
     in_head: bool
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Markup:
     """What a scan found."""
 
@@ -75,7 +76,7 @@ def looks_like_html(body: bytes) -> bool:
         body = body[3:]
     elif body.startswith(_UTF16_BOMS):
         return True
-    return _HTML_START.match(body, 0, 1024) is not None or _XHTML_START.match(body, 0, 1024) is not None
+    return _HTML_START.match(body, 0, 1024) is not None or _XHTML_START().match(body, 0, 1024) is not None
 
 
 def scan(body: bytes, names: tuple[bytes, ...], *, limit: int, links: bool = False) -> Markup:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from scrapy_robots_rep.core.content_usage import purposes_refusal
-from scrapy_robots_rep.core.usage_preferences import PURPOSE_NAMES, PURPOSES
+from scrapy_robots_rep.core.purposes import PURPOSE_NAMES, PURPOSES
 
 __all__ = ["PURPOSES", "PURPOSE_NAMES", "purpose_refusal"]
 
@@ -17,5 +16,7 @@ def purpose_refusal(content_signals: Mapping[str, bool], purposes: Iterable[str]
     (nothing fetched could be used). No declared purpose, or one it allows or does not mention,
     means None. ``AgentRules.purposes_refusal`` also weighs ``Content-Usage`` for a URL.
     """
+    from scrapy_robots_rep.core.content_usage import purposes_refusal
+
     decision = purposes_refusal(content_signals, None, purposes, ())
     return None if decision is None else decision.reason

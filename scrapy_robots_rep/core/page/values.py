@@ -16,6 +16,8 @@ from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
 from functools import lru_cache
 
+from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
+
 BOOLEAN_DIRECTIVES = frozenset(
     (
         *("noindex", "nofollow", "none", "noarchive", "nocache", "nosnippet", "noimageindex"),
@@ -102,18 +104,18 @@ def _looks_like_directive(part: str) -> bool:
     return head in BOOLEAN_DIRECTIVES or head in VALUED_DIRECTIVES
 
 
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DAY_MONTH_YEAR = re.compile(r"(?:[A-Za-z]+,?\s+)?\d{1,2}[-\s][A-Za-z]{3,9}[-\s]\d{2,4}")
+_ISO_DATE = compiled_on_use(r"\d{4}-\d{2}-\d{2}")
+_DAY_MONTH_YEAR = compiled_on_use(r"(?:[A-Za-z]+,?\s+)?\d{1,2}[-\s][A-Za-z]{3,9}[-\s]\d{2,4}")
 
 
 def parse_date(text: str) -> datetime | None:
     """An ``unavailable_after`` date in a form Google documents (RFC 822, RFC 850, ISO 8601),
     as an aware UTC datetime; None when it is not a date. A date without a zone is read as UTC."""
     text = text.strip()
-    if _ISO_DATE.match(text):
+    if _ISO_DATE().match(text):
         return _iso_date(text)
     candidates = [text]
-    if _DAY_MONTH_YEAR.fullmatch(text):
+    if _DAY_MONTH_YEAR().fullmatch(text):
         candidates.append(text + " 00:00:00")
     for candidate in candidates:
         fields = parsedate_tz(candidate)
