@@ -82,13 +82,9 @@ _LAZY_NAMES = {
 }
 
 
-_CORE_ON_FIRST_USE = {
-    "Decision": "scrapy_robots_rep.core.decision",
-    "Rule": "scrapy_robots_rep.core.decision",
-    "ExtensionField": "scrapy_robots_rep.core.extension_field",
-}
-"""Core names (no Scrapy needed) a crawl makes only to explain a refusal or with ``REP_EXTENSION_FIELDS``,
-imported on first use."""
+_CORE_ON_FIRST_USE = frozenset({"Decision", "Rule", "ExtensionField"})
+"""Core names (no Scrapy needed) a crawl makes only to explain a refusal or with ``REP_EXTENSION_FIELDS``:
+``scrapy_robots_rep.core`` imports their modules on first use."""
 
 _RENAMED = {"RedisCache": "RedisStore"}
 """Old public name -> the name that replaced it (both at the package root)."""
@@ -115,7 +111,7 @@ def __getattr__(name: str) -> Any:
         _warn_deprecated(f"scrapy_robots_rep.{name}", f"scrapy_robots_rep.{new_name}")
         name = new_name
     if name in _CORE_ON_FIRST_USE:
-        return getattr(import_module(_CORE_ON_FIRST_USE[name]), name)
+        return getattr(import_module("scrapy_robots_rep.core"), name)
     module_name = _LAZY_NAMES.get(name)
     if module_name is None:
         raise AttributeError(f"module 'scrapy_robots_rep' has no attribute {name!r}")
