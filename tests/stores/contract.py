@@ -66,6 +66,22 @@ Opener = Callable[..., Process]
 Planter = Callable[[SharedStore, str, str], None]
 
 
+def opened_processes(store_class: type[SharedStore], store_settings: dict[str, Any]) -> Iterator[Opener]:
+    """A fixture's body: yields ``open_one(**settings)``, which opens a new process's ``store_class``
+    with ``store_settings`` (agent ``testbot``); every store opened is closed when the fixture ends."""
+    opened: list[Process] = []
+
+    def open_one(**settings: Any) -> Process:
+        crawler = get_crawler(settings_dict={"USER_AGENT": "testbot/1.0", **store_settings, **settings})
+        process = Process(build_from_crawler(store_class, crawler), crawler.stats)
+        opened.append(process)
+        return process
+
+    yield open_one
+    for process in opened:
+        run(process.store.close())
+
+
 class StoreContract:
     """Tests of the ``SharedStore`` contract; subclasses run them on one store class."""
 
@@ -85,17 +101,7 @@ class StoreContract:
     @pytest.fixture
     def open_process(self, store_class: type[SharedStore], store_settings: dict[str, Any]) -> Iterator[Opener]:
         """``open_process(**settings)``: a new process on the shared backend; closed after the test."""
-        opened: list[Process] = []
-
-        def open_one(**settings: Any) -> Process:
-            crawler = get_crawler(settings_dict={"USER_AGENT": "testbot/1.0", **store_settings, **settings})
-            process = Process(build_from_crawler(store_class, crawler), crawler.stats)
-            opened.append(process)
-            return process
-
-        yield open_one
-        for process in opened:
-            run(process.store.close())
+        yield from opened_processes(store_class, store_settings)
 
     @on_asyncio
     async def test_a_missing_record_is_none_and_a_miss(self, open_process: Opener) -> None:
