@@ -16,9 +16,9 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from enum import Enum
+from typing import NamedTuple
 
 from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 
@@ -39,8 +39,7 @@ class LifetimeSource(Enum):
     DEFAULT = "default"  # no freshness headers, or headers not honoured: REP_CACHE_TTL
 
 
-@dataclass(frozen=True, slots=True)
-class Freshness:
+class Freshness(NamedTuple):
     """How long a response stays fresh, in seconds, and why."""
 
     lifetime: float
@@ -74,8 +73,7 @@ def freshness(
     return Freshness(ttl, LifetimeSource.DEFAULT)
 
 
-@dataclass(frozen=True, slots=True)
-class Validators:
+class Validators(NamedTuple):
     """The ``ETag`` and ``Last-Modified`` of a response, to revalidate it with a conditional request."""
 
     etag: str | None = None

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from scrapy_robots_rep.core import AgentRules
 from scrapy_robots_rep.core.agent_rules import ACTIVE_ORIGINS, ActiveRules
@@ -23,8 +22,7 @@ _SAME_AS_RULES = "rules"
 """``last_good`` in plain data when it is the record's own rules (the usual case), to store them once."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CacheRecord:
+class CacheRecord(NamedTuple):
     """What is known about one origin's robots.txt; what a fleet shares.
 
     ``rules`` decide requests now. ``last_good`` is the last copy of rules obtained (the
@@ -54,8 +52,7 @@ class CacheRecord:
         """This record with its times moved by ``seconds``: read on a clock that runs that much ahead
         of its writer's."""
         since = self.unreachable_since
-        return replace(
-            self,
+        return self._replace(
             fetched_at=self.fetched_at + seconds,
             expires_at=self.expires_at + seconds,
             unreachable_since=None if since is None else since + seconds,

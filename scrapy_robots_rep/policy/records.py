@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
 
 from scrapy_robots_rep.core import AgentRules, RobotsTxt
 from scrapy_robots_rep.policy.deferral import OriginState, Recovery
@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from scrapy_robots_rep.policy.failure_plan import FailurePlan
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(NamedTuple):
     """One HTTP request of a robots.txt fetch and what came back, as sent and received (for the audit trail)."""
 
     url: str
@@ -39,8 +38,7 @@ class Exchange:
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FetchResult:
+class FetchResult(NamedTuple):
     """One robots.txt fetch, redirects followed, as plain data."""
 
     origin: str
@@ -48,7 +46,7 @@ class FetchResult:
     """How the last response, or the failure, was judged."""
     status: int | None = None
     body: bytes = b""
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = MappingProxyType({})
     """The last response's headers, lower-case names."""
     exchanges: tuple[Exchange, ...] = ()
     """Every request made, redirects included, in order."""
@@ -56,8 +54,7 @@ class FetchResult:
     """No server answered: the host name did not resolve, or the connection was refused."""
 
 
-@dataclass(frozen=True, slots=True)
-class Conclusion:
+class Conclusion(NamedTuple):
     """What a fetch yields: the record to keep, what follows a failure, and the parsed file."""
 
     record: CacheRecord
@@ -187,8 +184,7 @@ class RecordMaker:
         lifetime = self._freshness(result.headers, now)
         _succeeded(state)
         rules = previous.last_good if previous.last_good is not None else previous.rules
-        return replace(
-            previous,
+        return previous._replace(
             rules=rules,
             outcome=Outcome.RULES,
             status=result.status,
