@@ -6,9 +6,10 @@ in short, and whole as JSON with ``REP_REPORT``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scrapy_robots_rep.core import AgentRules
 from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
@@ -37,8 +38,7 @@ class RobotsSeen:
     """The file's RSL ``License:`` URLs (reported, never enforced)."""
 
 
-@dataclass(frozen=True, slots=True)
-class OriginSummary:
+class OriginSummary(NamedTuple):
     """One origin's entry of the report."""
 
     origin: str
@@ -52,9 +52,9 @@ class OriginSummary:
     """The delay robots.txt asked for, in seconds."""
     delay_applied: float | None = None
     """The delay applied to the origin's downloader slot (capped at ``REP_CRAWL_DELAY_MAX``)."""
-    refusals: list[Refusal] = field(default_factory=list)
+    refusals: tuple[Refusal, ...] = ()
     """Every deciding rule of a disallowed request, the most refusing first."""
-    page_drops: dict[str, int] = field(default_factory=dict)
+    page_drops: Mapping[str, int] = MappingProxyType({})
     """Requests and items of its pages dropped, per page-level directive."""
     robots_changed: int = 0
     """How many times a refreshed robots.txt gave the agent different rules."""
@@ -68,15 +68,23 @@ class OriginSummary:
     def blocked(self) -> bool:
         return self.robots is not None and self.robots.blocks_everything
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe plain data: the fields in order, the robots.txt answer and the refusals as mappings."""
+        return {
+            **self._asdict(),
+            "robots": None if self.robots is None else asdict(self.robots),
+            "refusals": [asdict(refusal) for refusal in self.refusals],
+            "page_drops": dict(self.page_drops),
+        }
 
-@dataclass(frozen=True, slots=True)
-class CrawlReport:
+
+class CrawlReport(NamedTuple):
     """Every origin the crawl checked."""
 
-    origins: list[OriginSummary] = field(default_factory=list)
+    origins: Sequence[OriginSummary] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"v": REPORT_VERSION, "origins": [asdict(summary) for summary in self.origins]}
+        return {"v": REPORT_VERSION, "origins": [summary.to_dict() for summary in self.origins]}
 
     def lines(self) -> list[tuple[bool, str]]:
         """The short log summary, as (loud, text): the totals, then one line per origin that matters
@@ -175,7 +183,7 @@ LINK_DIRECTIVES = frozenset({"nofollow", "rel_nofollow"})
 """Page-level drops that are requests (links) rather than items."""
 
 
-def _page_drops_lines(origins: list[OriginSummary]) -> list[tuple[bool, str]]:
+def _page_drops_lines(origins: Sequence[OriginSummary]) -> list[tuple[bool, str]]:
     """One line: the items and links page-level directives dropped, by directive, per origin."""
     dropping = [s for s in origins if s.page_drops]
     if not dropping:
@@ -228,16 +236,16 @@ def summarise(
     for origin in origins:
         origin_counts = counts.get(origin) or OriginCounts()
         asked, applied = delays.get(origin, (None, None))
-        refusals: list[Refusal] = []
+        refusals: tuple[Refusal, ...] = ()
         if origin_counts.refusals:
             from scrapy_robots_rep.policy.refusal import Refusal
 
-            refusals = [
+            refusals = tuple(
                 Refusal(line, text if line is not None else None, text if line is None else None, refused)
                 for (line, text), refused in sorted(
                     origin_counts.refusals.items(), key=lambda item: (-item[1], item[0][0] or 0, item[0][1])
                 )
-            ]
+            )
         summaries.append(
             OriginSummary(
                 origin=origin,
