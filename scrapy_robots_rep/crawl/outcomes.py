@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from pydispatch import dispatcher
 from scrapy import signals as scrapy_signals
@@ -75,8 +74,7 @@ class RequestOutcome(Enum):
     DEFERRED = "deferred"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RequestEnded:
+class RequestEnded(NamedTuple):
     """One request's outcome: the record and decision behind it, where there was one."""
 
     outcome: RequestOutcome
@@ -87,8 +85,7 @@ class RequestEnded:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class FetchEnded:
+class FetchEnded(NamedTuple):
     """One attempt to obtain an origin's robots.txt: what it came to, and the request that needed it."""
 
     origin: str
