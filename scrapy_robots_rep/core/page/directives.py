@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from scrapy_robots_rep.core.agents import robot_token
 from scrapy_robots_rep.core.page.markup import looks_like_html, scan
@@ -80,8 +80,7 @@ class SourceKind(Enum):
     HEADER = "header"
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """One tag or header (as written) that carried directives."""
 
     kind: SourceKind
@@ -94,8 +93,7 @@ class Source:
         return f"header {self.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+class Directive(NamedTuple):
     """One directive: its lower-cased name, its value (``max-snippet: 20``), its text and source."""
 
     name: str

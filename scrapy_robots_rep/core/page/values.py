@@ -11,10 +11,10 @@ and RFC 850 dates have one after the weekday). ``X-Robots-Tag`` values may hold 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
 from functools import lru_cache
+from typing import NamedTuple
 
 from scrapy_robots_rep.core.lazy_patterns import compiled_on_use
 
@@ -32,8 +32,7 @@ _SCOPE = re.compile(r"\s*([^\s:,;]+)\s*:(.*)", re.DOTALL)
 _MAX_DATE_PARTS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+class Item(NamedTuple):
     """One directive as written: its lower-cased name, its value (for ``name: value``), its text."""
 
     name: str
