@@ -1,6 +1,7 @@
-"""RedisStore on a Redis Cluster of three masters made by the test, its URL naming one node: the store
-finds out it is a cluster_server, keeps each origin's keys in one slot, follows ``MOVED`` to the node that
-owns it (never an outage), and wakes waiters whatever node the announcement was made on."""
+"""RedisStore on a Redis Cluster of three masters made by the test, plain and TLS-only with an ACL user
+(as managed services in cluster mode with in-transit encryption run), its URL naming one node: the store
+finds out it is a cluster, keeps each origin's keys in one slot, follows ``MOVED`` to the node that owns
+it (never an outage), and wakes waiters whatever node the announcement was made on."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.redis import RedisStore
 from tests.redis.opening import opened_stores
-from tests.redis.server import ClusterServer, RedisServer, ServerKind, executable_of
+from tests.redis.server import ClusterServer, RedisServer, ServerKind, executable_of, on_each_cluster
 from tests.stores.contract import Process, record
 from tests.stores.on_asyncio import on_asyncio
 from tests.waiting import until, wait_until
@@ -27,7 +28,7 @@ SCOPE = "testbot/rfc9309/rfc9309"
 @pytest.fixture
 def open_store(cluster_server: ClusterServer) -> Iterator[Callable[..., Process]]:
     """Opens RedisStore instances ("processes") whose URL names the cluster's first node; closes them afterwards."""
-    yield from opened_stores(cluster_server.url)
+    yield from opened_stores(cluster_server)
 
 
 def owner(cluster_server: ClusterServer, key: str) -> int:
@@ -57,6 +58,7 @@ def subscribers(node: RedisServer) -> int:
         return int(client.pubsub_numsub("rep:stored")[0][1])
 
 
+@on_each_cluster
 @on_asyncio
 async def test_on_a_cluster_records_locks_waiters_and_pacing_work_from_a_node_that_owns_none_of_them(
     open_store, cluster_server: ClusterServer, monkeypatch: pytest.MonkeyPatch
@@ -102,6 +104,7 @@ async def test_on_a_cluster_records_locks_waiters_and_pacing_work_from_a_node_th
         assert (process.stat("outages"), process.stat("errors")) == (0, 0), "MOVED followed, never an outage"
 
 
+@on_each_cluster
 @on_asyncio
 async def test_bursts_of_origins_wait_for_the_cluster_and_for_connections_to_each_node(open_store) -> None:
     process = open_store()
@@ -112,6 +115,7 @@ async def test_bursts_of_origins_wait_for_the_cluster_and_for_connections_to_eac
     assert (process.stat("misses"), process.stat("errors")) == (600, 0)
 
 
+@on_each_cluster
 @on_asyncio
 async def test_the_listener_moves_to_another_node_when_its_node_fails(
     open_store, cluster_server: ClusterServer, monkeypatch: pytest.MonkeyPatch
@@ -143,6 +147,7 @@ async def test_the_listener_moves_to_another_node_when_its_node_fails(
         wait_until(lambda: cluster_server.ok, 30, "the restarted node rejoined the cluster")
 
 
+@on_each_cluster
 @on_asyncio
 async def test_a_node_that_did_not_answer_at_start_is_found_a_cluster_by_its_first_redirection(
     open_store, cluster_server: ClusterServer

@@ -5,7 +5,6 @@ Redis services run: the client options come from ``REP_REDIS_PARAMS`` or scrapy-
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 from scrapy.utils.misc import build_from_crawler
@@ -13,25 +12,27 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores.redis import RedisStore
-from tests.redis.server import TLS_PASSWORD, ServerKind, TlsServer, started_kind
+from tests.redis.server import TLS_PASSWORD, AnyServer, ServerKind, on_kinds
 from tests.stores.contract import ORIGIN, record
 from tests.stores.on_asyncio import on_asyncio
 
-
-@pytest.fixture(scope="module")
-def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsServer]:
-    server = started_kind(ServerKind.TLS_ACL, tmp_path_factory.mktemp("tls"))
-    assert isinstance(server, TlsServer)
-    yield server
-    server.stop()
+on_each_tls_kind = on_kinds(ServerKind.TLS_ACL, ServerKind.TLS_CLUSTER)
+"""Runs a test on the TLS-only Redis and on the TLS-only Redis Cluster (``tls_server``)."""
 
 
+@pytest.fixture
+def tls_server(server_of_each_kind: AnyServer) -> AnyServer:
+    """The TLS-only server of the test's kind (``on_each_tls_kind``), running and empty."""
+    assert server_of_each_kind.url.startswith("rediss://"), "a tls_server test is marked on_each_tls_kind"
+    return server_of_each_kind
+
+
+@on_each_tls_kind
 @pytest.mark.parametrize("params_setting", ["REP_REDIS_PARAMS", "REDIS_PARAMS"])
 @on_asyncio
 async def test_the_store_shares_records_over_tls_as_the_acl_user_and_never_shows_the_password(
-    tls_server: TlsServer, params_setting: str, caplog: pytest.LogCaptureFixture
+    tls_server: AnyServer, params_setting: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    tls_server.flush()
     settings = {"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": tls_server.url, params_setting: tls_server.client_params}
     writer, reader = (build_from_crawler(RedisStore, get_crawler(settings_dict=settings)) for _ in range(2))
     with caplog.at_level(logging.DEBUG):
@@ -51,9 +52,10 @@ async def test_the_store_shares_records_over_tls_as_the_acl_user_and_never_shows
     assert TLS_PASSWORD not in caplog.text
 
 
+@on_each_tls_kind
 @on_asyncio
 async def test_without_the_ca_the_store_counts_redis_away_without_showing_the_password(
-    tls_server: TlsServer, caplog: pytest.LogCaptureFixture
+    tls_server: AnyServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     store = build_from_crawler(
         RedisStore, get_crawler(settings_dict={"USER_AGENT": "testbot/1.0", "REP_REDIS_URL": tls_server.url})
