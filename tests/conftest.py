@@ -91,7 +91,8 @@ def _server_of_each_kind(
 @pytest.fixture
 def server_of_each_kind(_server_of_each_kind: AnyServer) -> AnyServer:
     """Each server kind a fleet runs on (``tests/redis/server.py``: Redis, Redis 6.2, Valkey, TLS with an
-    ACL user, a Redis Cluster, a TLS Redis Cluster with the ACL user), running and empty at the start of each test; a test using it runs once per kind.
+    ACL user, a Redis Cluster, a TLS Redis Cluster with the ACL user), running and empty at the start of
+    each test; a test using it runs once per kind.
 
     Give a client ``server.url`` and ``server.client_params``. A missing server binary is an error, never a skip.
     A test runs on some kinds only by parametrising ``_server_of_each_kind`` with them (``indirect=True``).

@@ -82,7 +82,8 @@ class RedisServer:
     """A redis-server subprocess on a free loopback port, without persistence.
 
     ``url`` and ``client_params`` are what a redis-py client (and the store) is given;
-    ``node_options`` what a client that names the host and port instead is given.
+    ``node_options`` what a client that names the host and port instead is given, and
+    ``cli_options`` what ``redis-cli`` is given.
     """
 
     def __init__(self, executable: str, *, extra: tuple[str, ...] = (), port: int | None = None) -> None:
@@ -92,6 +93,7 @@ class RedisServer:
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.client_params: dict[str, Any] = {}
         self.node_options: dict[str, Any] = {}
+        self.cli_options: tuple[str, ...] = ()
         self._process: subprocess.Popen[bytes] | None = None
 
     def _command(self) -> list[str]:
@@ -173,7 +175,6 @@ class TlsServer(RedisServer):
         self.client_params = {"ssl_ca_certs": str(ca)}
         self.node_options = {"ssl": True, "username": TLS_USER, "password": TLS_PASSWORD, **self.client_params}
         self.cli_options = ("--tls", "--cacert", str(ca), "--user", TLS_USER, "--pass", TLS_PASSWORD)
-        """What ``redis-cli`` is given to reach the server."""
 
     def _command(self) -> list[str]:
         return [self._executable, "--port", "0", "--bind", "127.0.0.1", "--save", "", *self._tls]
@@ -195,7 +196,6 @@ class ClusterServer:
         self.port = self.nodes[0].port
         self.url = self.nodes[0].url
         self.client_params = self.nodes[0].client_params
-        self._cli_options = self.nodes[0].cli_options if isinstance(self.nodes[0], TlsServer) else ()
 
     def start(self) -> None:
         """Start the nodes, join them into one cluster, and wait until every node says it is ok."""
@@ -204,9 +204,9 @@ class ClusterServer:
         for node in self.nodes:
             node.start()
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
-        cli = shutil.which("redis-cli") or "/usr/bin/redis-cli"
+        cli = [shutil.which("redis-cli") or "/usr/bin/redis-cli", *self.nodes[0].cli_options]
         subprocess.run(
-            [cli, *self._cli_options, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            [*cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
             check=True,
             stdout=subprocess.DEVNULL,
             timeout=_CLUSTER_TIMEOUT,
