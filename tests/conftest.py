@@ -13,7 +13,15 @@ import pytest
 
 from tests.corpus import corpus_dir
 from tests.redis.fleet import Worker
-from tests.redis.server import AnyServer, ClusterServer, RedisServer, ServerKind, started_kind, started_server
+from tests.redis.server import (
+    CLUSTER_KINDS,
+    AnyServer,
+    ClusterServer,
+    RedisServer,
+    ServerKind,
+    started_kind,
+    started_server,
+)
 from tests.sites import Sites
 
 
@@ -101,12 +109,23 @@ def server_of_each_kind(_server_of_each_kind: AnyServer) -> AnyServer:
     return _server_of_each_kind
 
 
+@pytest.fixture(scope="session", params=CLUSTER_KINDS, ids=[kind.value for kind in CLUSTER_KINDS])
+def _cluster_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ClusterServer]:
+    server = started_kind(request.param, tmp_path_factory.mktemp(f"{request.param.value}-own"))
+    assert isinstance(server, ClusterServer)
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def cluster_server(server_of_each_kind: AnyServer) -> ClusterServer:
-    """A Redis Cluster of three masters (``tests/redis/server.py``), running and empty at the start of
-    each test: the test says which with ``on_each_cluster`` (plain, and TLS with the ACL user)."""
-    assert isinstance(server_of_each_kind, ClusterServer), "a cluster_server test is marked on_each_cluster"
-    return server_of_each_kind
+def cluster_server(_cluster_server: ClusterServer) -> ClusterServer:
+    """Each Redis Cluster of three masters (plain, and TLS with the ACL user), running and empty at the
+    start of each test; a test using it runs once per kind. Apart from ``server_of_each_kind``'s: its
+    tests stop and restart nodes, and a restarted node has lost the scripts the others keep."""
+    _cluster_server.flush()
+    return _cluster_server
 
 
 @pytest.fixture

@@ -54,8 +54,7 @@ def on_kinds(*kinds: ServerKind) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("_server_of_each_kind", kinds, ids=[kind.value for kind in kinds], indirect=True)
 
 
-on_each_cluster = on_kinds(ServerKind.CLUSTER, ServerKind.TLS_CLUSTER)
-"""Runs a test that uses ``cluster_server`` on the plain Redis Cluster and on the TLS one."""
+CLUSTER_KINDS = (ServerKind.CLUSTER, ServerKind.TLS_CLUSTER)
 
 
 def find_redis_server() -> str | None:

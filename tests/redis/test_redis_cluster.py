@@ -17,7 +17,7 @@ from scrapy_robots_rep.policy.settings import SettingsError
 from scrapy_robots_rep.stores import redis as redis_store
 from scrapy_robots_rep.stores.redis import RedisStore
 from tests.redis.opening import opened_stores
-from tests.redis.server import ClusterServer, RedisServer, ServerKind, executable_of, on_each_cluster
+from tests.redis.server import ClusterServer, RedisServer, ServerKind, executable_of
 from tests.stores.contract import Process, record
 from tests.stores.on_asyncio import on_asyncio
 from tests.waiting import until, wait_until
@@ -58,7 +58,6 @@ def subscribers(node: RedisServer) -> int:
         return int(client.pubsub_numsub("rep:stored")[0][1])
 
 
-@on_each_cluster
 @on_asyncio
 async def test_on_a_cluster_records_locks_waiters_and_pacing_work_from_a_node_that_owns_none_of_them(
     open_store, cluster_server: ClusterServer, monkeypatch: pytest.MonkeyPatch
@@ -104,7 +103,6 @@ async def test_on_a_cluster_records_locks_waiters_and_pacing_work_from_a_node_th
         assert (process.stat("outages"), process.stat("errors")) == (0, 0), "MOVED followed, never an outage"
 
 
-@on_each_cluster
 @on_asyncio
 async def test_bursts_of_origins_wait_for_the_cluster_and_for_connections_to_each_node(open_store) -> None:
     process = open_store()
@@ -115,7 +113,6 @@ async def test_bursts_of_origins_wait_for_the_cluster_and_for_connections_to_eac
     assert (process.stat("misses"), process.stat("errors")) == (600, 0)
 
 
-@on_each_cluster
 @on_asyncio
 async def test_the_listener_moves_to_another_node_when_its_node_fails(
     open_store, cluster_server: ClusterServer, monkeypatch: pytest.MonkeyPatch
@@ -147,7 +144,6 @@ async def test_the_listener_moves_to_another_node_when_its_node_fails(
         wait_until(lambda: cluster_server.ok, 30, "the restarted node rejoined the cluster")
 
 
-@on_each_cluster
 @on_asyncio
 async def test_a_node_that_did_not_answer_at_start_is_found_a_cluster_by_its_first_redirection(
     open_store, cluster_server: ClusterServer
