@@ -167,7 +167,7 @@ class RedisStore(SharedStore):
         except ValueError as error:
             reason = str(error).replace(url, shown)
             raise SettingsError(f"{setting} is not a Redis URL ({reason}): {shown!r}") from None
-        untaken = _untaken_options(pool.connection_class, settings.redis_params)
+        untaken = _untaken_options((type(pool), pool.connection_class), settings.redis_params)
         if untaken:
             raise SettingsError(_untaken_message(settings.source("redis_params") or "REDIS_PARAMS", untaken, setting))
         cluster = _check_server(url, options, f"{setting} {shown}")
@@ -566,18 +566,20 @@ def _cluster_client(url: str, options: Mapping[str, object], where: str) -> Redi
         raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) is a Redis Cluster node: {error}") from None
 
 
-def _untaken_options(connection_class: type, options: Mapping[str, object]) -> list[str]:
-    """The ``options`` a connection of ``connection_class`` does not take (each would fail every
-    connection): its ``__init__``'s keywords and those of the ``__init__`` it hands the rest on to."""
+def _untaken_options(takers: tuple[type, ...], options: Mapping[str, object]) -> list[str]:
+    """The ``options`` neither of ``takers`` (the pool and its connections) takes, each of which
+    would fail every connection: each one's ``__init__`` keywords and those of the ``__init__`` it
+    hands the rest on to."""
     taken = set(IGNORED_PARAMS)
-    for cls in connection_class.__mro__:
-        init = vars(cls).get("__init__")
-        if init is None:
-            continue
-        parameters = inspect.signature(init).parameters.values()
-        taken.update(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
-        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
-            break
+    for taker in takers:
+        for cls in taker.__mro__:
+            init = vars(cls).get("__init__")
+            if init is None:
+                continue
+            parameters = inspect.signature(init).parameters.values()
+            taken.update(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+            if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+                break
     return sorted(name for name in options if name not in taken)
 
 

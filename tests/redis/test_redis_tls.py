@@ -93,7 +93,7 @@ def test_client_options_must_be_a_dict_and_are_not_echoed() -> None:
     ("params_setting", "params", "named"),
     [
         ("REP_REDIS_PARAMS", {"ssl": True, "password": TLS_PASSWORD}, "ssl (TLS is asked for by the URL: name the"),
-        ("REDIS_PARAMS", {"ssl_ca_cert": "/etc/ca.pem", "socket_keepalive": True}, "ssl_ca_cert"),
+        ("REDIS_PARAMS", {"ssl_ca_cert": "/etc/ca.pem", "socket_keepalive": True, "max_connections": 8}, "ssl_ca_cert"),
     ],
     ids=["ssl-as-the-cluster-client-takes-it", "a-misspelt-option"],
 )
@@ -106,5 +106,6 @@ def test_client_options_redis_py_does_not_take_are_one_start_up_error(
     with pytest.raises(SettingsError) as raised:
         build_from_crawler(RedisStore, get_crawler(settings_dict=settings))
     assert str(raised.value).startswith(f"{params_setting} has option(s) redis-py's client does not take: {named}")
-    assert "keepalive" not in str(raised.value), "an option it takes is not named"
+    assert "keepalive" not in str(raised.value), "an option the connections take is not named"
+    assert "max_connections" not in str(raised.value), "nor one the pool takes"
     assert TLS_PASSWORD not in str(raised.value)
