@@ -26,7 +26,9 @@ The same crawl runs three ways, each in its own subprocess (reactors do not clas
   spider middleware).
 
 ``--modes`` may also name ``signed``: ``rep`` with every request signed for Web Bot Auth (a new
-Ed25519 key in ``REP_SIGNING_KEY``), to count what signing adds.
+Ed25519 key in ``REP_SIGNING_KEY``), to count what signing adds; and ``robots``: ``rep`` with
+``REP_PAGE_DIRECTIVES = False`` (robots.txt only, as the built-in does), to split the add-on's cost
+into its robots.txt handling and its page-level pass.
 
 What is compared is the CPU time (user + system) of each whole crawl process as the OS
 counted it, per page crawled: wall time on a shared machine moves far more than the few
@@ -47,6 +49,7 @@ of each crawl there, for ``callgrind_annotate``.
     python benchmarks/bench_crawl.py --instructions # deep: instructions per page, counted by valgrind (callgrind)
     python benchmarks/bench_crawl.py --instructions --shape broad   # broad: the same, 100 origins x 2 pages
     python benchmarks/bench_crawl.py --instructions --origins 2 --modes rep,signed  # what signing costs
+    python benchmarks/bench_crawl.py --instructions --shape broad --modes builtin,robots,rep  # robots.txt alone
     python benchmarks/bench_crawl.py --smoke        # 4 origins x 10 pages, one round
 """
 
@@ -91,6 +94,7 @@ MODE_SETTINGS: dict[str, dict[str, Any]] = {
     "builtin": {"ROBOTSTXT_OBEY": True},
     "rep": {"ADDONS": {"scrapy_robots_rep.Addon": 0}},
     "signed": {"ADDONS": {"scrapy_robots_rep.Addon": 0}, "REP_SIGNATURE_AGENT": "https://bot.example.test"},
+    "robots": {"ADDONS": {"scrapy_robots_rep.Addon": 0}, "REP_PAGE_DIRECTIVES": False},
 }
 """How each mode is set up; ``signed`` also gets a new key's file as ``REP_SIGNING_KEY`` (in the child)."""
 TEXT = (
@@ -204,7 +208,7 @@ def crawl(
     report["requests"] = stats.get("scheduler/enqueued", 0) + stats.get("dupefilter/filtered", 0)
     report["robots_fetches"] = Counter(sites.robots_hits)
     expected = len(sites.bases) * pages
-    crawled = stats.get("rep/requests/allowed", 0) if mode in ("rep", "signed") else report["pages"]
+    crawled = stats.get("rep/requests/allowed", 0) if mode in ("rep", "signed", "robots") else report["pages"]
     if report["pages"] != expected or crawled != expected or stats.get("item_scraped_count") != expected:
         sys.exit(f"{mode}: {report['pages']} pages and {stats.get('item_scraped_count')} items, expected {expected}")
     hosts = [base.split("//", 1)[1].rsplit(":", 1)[0] for base in sites.bases]

@@ -13,7 +13,15 @@ import pytest
 
 from tests.corpus import corpus_dir
 from tests.redis.fleet import Worker
-from tests.redis.server import AnyServer, ClusterServer, RedisServer, ServerKind, started_kind, started_server
+from tests.redis.server import (
+    CLUSTER_KINDS,
+    AnyServer,
+    ClusterServer,
+    RedisServer,
+    ServerKind,
+    started_kind,
+    started_server,
+)
 from tests.sites import Sites
 
 
@@ -79,21 +87,6 @@ def redis_server(_redis_cache_server: RedisServer) -> RedisServer:
     return _redis_cache_server
 
 
-@pytest.fixture(scope="session")
-def _cluster_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterServer]:
-    server = started_kind(ServerKind.CLUSTER, tmp_path_factory.mktemp("cluster"))
-    assert isinstance(server, ClusterServer)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def cluster_server(_cluster_server: ClusterServer) -> ClusterServer:
-    """A Redis Cluster of three masters (``tests/redis/server.py``), running and empty at the start of each test."""
-    _cluster_server.flush()
-    return _cluster_server
-
-
 @pytest.fixture(scope="session", params=list(ServerKind), ids=[kind.value for kind in ServerKind])
 def _server_of_each_kind(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -106,12 +99,33 @@ def _server_of_each_kind(
 @pytest.fixture
 def server_of_each_kind(_server_of_each_kind: AnyServer) -> AnyServer:
     """Each server kind a fleet runs on (``tests/redis/server.py``: Redis, Redis 6.2, Valkey, TLS with an
-    ACL user, a Redis Cluster), running and empty at the start of each test; a test using it runs once per kind.
+    ACL user, a Redis Cluster, a TLS Redis Cluster with the ACL user), running and empty at the start of
+    each test; a test using it runs once per kind.
 
     Give a client ``server.url`` and ``server.client_params``. A missing server binary is an error, never a skip.
+    A test runs on some kinds only by parametrising ``_server_of_each_kind`` with them (``indirect=True``).
     """
     _server_of_each_kind.flush()
     return _server_of_each_kind
+
+
+@pytest.fixture(scope="session", params=CLUSTER_KINDS, ids=[kind.value for kind in CLUSTER_KINDS])
+def _cluster_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ClusterServer]:
+    server = started_kind(request.param, tmp_path_factory.mktemp(f"{request.param.value}-own"))
+    assert isinstance(server, ClusterServer)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def cluster_server(_cluster_server: ClusterServer) -> ClusterServer:
+    """Each Redis Cluster of three masters (plain, and TLS with the ACL user), running and empty at the
+    start of each test; a test using it runs once per kind. Apart from ``server_of_each_kind``'s: its
+    tests stop and restart nodes, and a restarted node has lost the scripts the others keep."""
+    _cluster_server.flush()
+    return _cluster_server
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ place that reading is done (docs/behaviour.md §3, §7).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 _PRODUCT_TOKEN = re.compile(r"[^/\s]*")
 _VALUE_TOKEN = re.compile(r"[A-Za-z_-]*")
@@ -31,8 +31,7 @@ class Reading(Enum):
     BROWSER = "a browser's token: no robot named"
 
 
-@dataclass(frozen=True, slots=True)
-class Robot:
+class Robot(NamedTuple):
     """The robot a configured agent names."""
 
     token: str

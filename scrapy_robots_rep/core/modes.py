@@ -9,8 +9,8 @@ a mode means adding one ``MatchingMode`` here and listing it in ``MATCHING_MODES
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from scrapy_robots_rep.core.agents import read_agent, robot_token, token_problem
 from scrapy_robots_rep.core.groups import Group, group_legacy, group_rfc9309, select_legacy, select_rfc9309
@@ -27,10 +27,9 @@ from scrapy_robots_rep.core.rule_index import (
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class MatchingMode:
-    """How robots.txt is read and URLs are decided in one matching mode (one object per mode, compared
-    by identity)."""
+class MatchingMode(NamedTuple):
+    """How robots.txt is read and URLs are decided in one matching mode (one object per mode, checked
+    with ``is``)."""
 
     name: str
     lenient: bool

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scrapy_robots_rep.core.fields import ALLOW, FIELDS, RULE_FIELDS, RULE_WORDS
 from scrapy_robots_rep.core.lines import parse_line
@@ -110,8 +110,7 @@ INDEXED_FROM = 8
 _NO_RANKS: array[int] = array("H")
 
 
-@dataclass(frozen=True, slots=True)
-class RuleIndex:
+class RuleIndex(NamedTuple):
     """Entries in storage order, and the per-bucket checks."""
 
     entries: list[Entry]

@@ -9,8 +9,7 @@ needs from :meth:`CrawlParts.of` and hands them to its constructor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from weakref import WeakKeyDictionary
 
 from scrapy_robots_rep.crawl.outcomes import Outcomes
@@ -25,10 +24,9 @@ if TYPE_CHECKING:
 _MADE: WeakKeyDictionary[Crawler, CrawlParts] = WeakKeyDictionary()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class CrawlParts:
+class CrawlParts(NamedTuple):
     """One crawler's settings, outcome owner and evidence (``None`` unless the audit settings ask);
-    one per crawler, compared by identity."""
+    one per crawler, kept by :meth:`of`."""
 
     settings: RepSettings
     outcomes: Outcomes

@@ -26,8 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
@@ -223,9 +222,8 @@ class RobotsMiddleware:
             await self.origins.store.close()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RobotsParts:
-    """What ``RobotsMiddleware`` works with, made by :func:`build_parts` (one per crawler: compared by identity)."""
+class RobotsParts(NamedTuple):
+    """What ``RobotsMiddleware`` works with, made by :func:`build_parts` (one per crawler)."""
 
     settings: RepSettings
     outcomes: Outcomes

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scrapy_robots_rep.policy.settings_reader import SettingsError, SettingsReader
 from scrapy_robots_rep.policy.settings_table import (
@@ -101,8 +101,7 @@ def configured_source(settings: Mapping[str, Any], field_name: str) -> str | Non
         return setting.name
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RepSettings:
+class RepSettings(NamedTuple):
     """Every ``REP_*`` setting of one crawler, validated; one field per row of :data:`SETTINGS`.
 
     ``user_agent`` is the configured agent string, not reduced: the matching mode reduces it
@@ -110,8 +109,8 @@ class RepSettings:
     are keys of ``MATCHING_MODES`` and ``STATUS_POLICIES``. ``defer_max_time`` 0 means
     requests of an unreachable origin are dropped at once.
 
-    Compared by identity (one per crawler's settings): the ``__eq__`` and ``__hash__`` a dataclass
-    writes for 41 fields cost about 3.6 M instructions at every crawl's start.
+    A named tuple (one per crawler's settings): defining a 41-field dataclass would cost about 11 M
+    instructions at every crawl's start. Not hashable (``redis_params`` is a dict).
     """
 
     enabled: bool
@@ -154,7 +153,7 @@ class RepSettings:
     outcome_sinks: tuple[Any, ...]
     signing_key: str | None
     signature_agent: str | None
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    sources: Mapping[str, str] = MappingProxyType({})
     """The setting each field's value came from, by field; a field not in it has its default."""
 
     @classmethod

@@ -11,8 +11,7 @@ unless the row says otherwise. Adding a setting is one row here plus its field t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scrapy_robots_rep.core.modes import MATCHING_MODES
 from scrapy_robots_rep.policy.settings_reader import (
@@ -39,10 +38,9 @@ NOINDEX_CHOICES = ("drop", "keep")
 DEFAULT_HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
-class Setting:
+class Setting(NamedTuple):
     """One ``REP_*`` setting: how it is read, where it goes in ``RepSettings``, and its doc line (a row
-    of :data:`SETTINGS`, compared by identity)."""
+    of :data:`SETTINGS`)."""
 
     name: str
     default: Any
@@ -52,12 +50,9 @@ class Setting:
     section: str
     fallbacks: tuple[str, ...] = ()
     """Settings read in order when this one is not set: the first holding a non-blank string wins."""
-    field: str = field(default="")
-    """The ``RepSettings`` field: by default the name without ``REP_``, lower-cased."""
-
-    def __post_init__(self) -> None:
-        if not self.field:
-            object.__setattr__(self, "field", self.name.removeprefix(PREFIX).lower())
+    field: str = ""
+    """The ``RepSettings`` field; a row leaves it out for the name without ``REP_``, lower-cased
+    (:data:`SETTINGS` fills it in)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -65,7 +60,7 @@ class Setting:
         return (self.name, *self.fallbacks)
 
 
-SETTINGS: tuple[Setting, ...] = (
+_ROWS = (
     Setting(
         name="REP_ENABLED",
         default=True,
@@ -394,6 +389,9 @@ SETTINGS: tuple[Setting, ...] = (
         doc="the https URL where the key directory is published, sent as `Signature-Agent`",
         section="13",
     ),
+)
+SETTINGS: tuple[Setting, ...] = tuple(
+    row if row.field else row._replace(field=row.name.removeprefix(PREFIX).lower()) for row in _ROWS
 )
 """Every ``REP_*`` setting, in the order ``docs/behaviour.md`` lists them."""
 

@@ -15,10 +15,9 @@ protocol error, judged as a failed fetch.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 if TYPE_CHECKING:
@@ -40,8 +39,7 @@ class Outcome(Enum):
         return self is Outcome.UNREACHABLE or self is Outcome.DEFERRED  # asked for every request: no hashing
 
 
-@dataclass(frozen=True, slots=True)
-class Hop:
+class Hop(NamedTuple):
     """What one robots.txt response (or failed fetch) means.
 
     Exactly one of these holds: ``outcome`` is final; ``follow`` is the URL of
@@ -59,9 +57,8 @@ NOT_MODIFIED = Hop(None, "robots.txt returned 304: not modified", not_modified=T
 """The hop of a 304 answering a conditional request: keep the rules, start a new lifetime."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class StatusPolicy:
-    """One column of the status table of docs/behaviour.md §5 (compared by identity).
+class StatusPolicy(NamedTuple):
+    """One column of the status table of docs/behaviour.md §5.
 
     ``closed`` is what 401 and 403 mean; ``failure`` is what 429, 5xx, an
     unexpected status and a fetch without an answer mean; ``thirty_day_rule``

@@ -167,6 +167,9 @@ class RedisStore(SharedStore):
         except ValueError as error:
             reason = str(error).replace(url, shown)
             raise SettingsError(f"{setting} is not a Redis URL ({reason}): {shown!r}") from None
+        untaken = _untaken_options((type(pool), pool.connection_class), settings.redis_params)
+        if untaken:
+            raise SettingsError(_untaken_message(settings.source("redis_params") or "REDIS_PARAMS", untaken, setting))
         cluster = _check_server(url, options, f"{setting} {shown}")
         cluster_client = functools.partial(_cluster_client, url, options, f"{setting} {shown}")
         return cls(
@@ -561,6 +564,31 @@ def _cluster_client(url: str, options: Mapping[str, object], where: str) -> Redi
         return RedisCluster.from_url(url, **{name: value for name, value in options.items() if name in taken})
     except RedisClusterException as error:
         raise SettingsError(f"The Redis of REP_CACHE_BACKEND ({where}) is a Redis Cluster node: {error}") from None
+
+
+def _untaken_options(takers: tuple[type, ...], options: Mapping[str, object]) -> list[str]:
+    """The ``options`` neither of ``takers`` (the pool and its connections) takes, each of which
+    would fail every connection: each one's ``__init__`` keywords and those of the ``__init__`` it
+    hands the rest on to."""
+    taken = set(IGNORED_PARAMS)
+    for taker in takers:
+        for cls in taker.__mro__:
+            init = vars(cls).get("__init__")
+            if init is None:
+                continue
+            parameters = inspect.signature(init).parameters.values()
+            taken.update(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+            if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+                break
+    return sorted(name for name in options if name not in taken)
+
+
+def _untaken_message(params_setting: str, untaken: list[str], url_setting: str) -> str:
+    """The start-up error for client options redis-py does not take (``ssl``: TLS is the URL's ``rediss://``)."""
+    message = f"{params_setting} has option(s) redis-py's client does not take: {', '.join(untaken)}"
+    if "ssl" in untaken:
+        message += f" (TLS is asked for by the URL: name the server with a rediss:// URL in {url_setting})"
+    return message
 
 
 def _without_password(url: str) -> str:

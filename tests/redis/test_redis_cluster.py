@@ -1,6 +1,7 @@
-"""RedisStore on a Redis Cluster of three masters made by the test, its URL naming one node: the store
-finds out it is a cluster_server, keeps each origin's keys in one slot, follows ``MOVED`` to the node that
-owns it (never an outage), and wakes waiters whatever node the announcement was made on."""
+"""RedisStore on a Redis Cluster of three masters made by the test, plain and TLS-only with an ACL user
+(as managed services in cluster mode with in-transit encryption run), its URL naming one node: the store
+finds out it is a cluster, keeps each origin's keys in one slot, follows ``MOVED`` to the node that owns
+it (never an outage), and wakes waiters whatever node the announcement was made on."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ SCOPE = "testbot/rfc9309/rfc9309"
 @pytest.fixture
 def open_store(cluster_server: ClusterServer) -> Iterator[Callable[..., Process]]:
     """Opens RedisStore instances ("processes") whose URL names the cluster's first node; closes them afterwards."""
-    yield from opened_stores(cluster_server.url)
+    yield from opened_stores(cluster_server)
 
 
 def owner(cluster_server: ClusterServer, key: str) -> int:

@@ -1,5 +1,6 @@
-"""RedisStore against a real redis-server: the shared-store contract, then what is Redis's own
-(key format and lifetime, lock renewal and takeover, lost notifications, outages, settings)."""
+"""RedisStore against a real redis-server: the shared-store contract (on each server kind a fleet runs
+on), then what is Redis's own (key format and lifetime, lock renewal and takeover, lost notifications,
+outages, settings)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from scrapy_robots_rep.stores.base import Scope
 from scrapy_robots_rep.stores.redis import RedisStore
 from scrapy_robots_rep.stores.redis_scripts import RECORD_HEADER
 from tests.redis.opening import opened_stores
-from tests.redis.server import RedisServer, ServerKind, started_kind
+from tests.redis.server import AnyServer, RedisServer, ServerKind, started_kind
+from tests.settings.redis_store import shared_cache
 from tests.stores.contract import ORIGIN, UNTIL_THE_TEST_TIMES_OUT, Planter, Process, StoreContract, record
 from tests.stores.on_asyncio import on_asyncio, run
 from tests.waiting import until as _until
@@ -37,18 +39,20 @@ LOCK_KEY = f"rep:{{{SCOPE}:{ORIGIN}}}:lock"
 
 
 class TestRedisStore(StoreContract):
+    """The contract on each server kind a fleet runs on."""
+
     @pytest.fixture
     def store_class(self) -> type[SharedStore]:
         return RedisStore
 
     @pytest.fixture
-    def store_settings(self, redis_server: RedisServer) -> dict[str, Any]:
-        return {"REP_REDIS_URL": redis_server.url}
+    def store_settings(self, server_of_each_kind: AnyServer) -> dict[str, Any]:
+        return shared_cache(server_of_each_kind)
 
     @pytest.fixture
-    def plant(self, redis_server: RedisServer) -> Planter:
+    def plant(self, server_of_each_kind: AnyServer) -> Planter:
         def plant(store: SharedStore, origin: str, text: str) -> None:
-            with redis_server.client() as client:
+            with server_of_each_kind.client() as client:
                 client.set(f"rep:{{{store.key(origin)}}}", RECORD_HEADER.pack(0, 0) + text.encode())
 
         return plant
@@ -57,7 +61,7 @@ class TestRedisStore(StoreContract):
 @pytest.fixture
 def open_store(redis_server: RedisServer) -> Iterator[Callable[..., Process]]:
     """Opens RedisStore instances ("processes") on the test server; closes them afterwards."""
-    yield from opened_stores(redis_server.url)
+    yield from opened_stores(redis_server)
 
 
 @on_asyncio

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
-from tests.redis.server import TLS_PASSWORD, TLS_USER, AnyServer, ClusterServer, ServerKind, started_kind
+from tests.redis.server import TLS_PASSWORD, TLS_USER, AnyServer, ClusterServer, RedisServer, ServerKind, on_kinds
 
 
 def test_each_server_kind_answers_as_the_kind_it_is(server_of_each_kind: AnyServer, request) -> None:
@@ -32,23 +34,25 @@ def test_each_server_kind_answers_as_the_kind_it_is(server_of_each_kind: AnyServ
         assert moved == 1
 
 
-def test_the_tls_server_wants_tls_its_ca_and_the_acl_user(tmp_path) -> None:
-    server = started_kind(ServerKind.TLS_ACL, tmp_path)
-    try:
-        _check_tls(server)
-    finally:
-        server.stop()
+@on_kinds(ServerKind.TLS_ACL, ServerKind.TLS_CLUSTER)
+def test_the_tls_servers_want_tls_their_ca_and_the_acl_user(server_of_each_kind: AnyServer) -> None:
+    server = server_of_each_kind
+    for node in server.nodes if isinstance(server, ClusterServer) else [server]:
+        _check_tls(node)
+    with server.client() as client:
+        assert client.acl_whoami() == TLS_USER
 
 
-def _check_tls(server: AnyServer) -> None:
-    plain = redis.Redis(port=server.port, socket_timeout=2)
+def _check_tls(node: RedisServer) -> None:
+    once = {"socket_timeout": 2, "retry": Retry(NoBackoff(), 0)}  # each refusal is final: not tried again
+    plain = redis.Redis(port=node.port, **once)
     with pytest.raises(redis.ConnectionError):
         plain.ping()
-    without_ca = redis.Redis.from_url(server.url, socket_timeout=2)
+    without_ca = redis.Redis.from_url(node.url, **once)
     with pytest.raises(redis.ConnectionError, match="certificate verify failed"):
         without_ca.ping()
-    default_user = redis.Redis(host="127.0.0.1", port=server.port, ssl=True, socket_timeout=2, **server.client_params)
+    default_user = redis.Redis(host="127.0.0.1", port=node.port, ssl=True, **once, **node.client_params)
     with pytest.raises(redis.AuthenticationError):
         default_user.execute_command("AUTH", "default", TLS_PASSWORD)
-    with server.client() as client:
+    with node.client() as client:
         assert client.acl_whoami() == TLS_USER
